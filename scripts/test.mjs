@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// `npm test`: every check and test, in order; each step runs even if an earlier one failed, and
+// the last line counts the tests of all runners together.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const reports = join(root, 'test-results', 'reports');
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+
+const vitestReport = (name) => [
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${join(reports, name)}`,
+];
+const steps = [
+  { name: 'typecheck', cmd: ['npm', 'run', 'typecheck'] },
+  { name: 'lint', cmd: ['npm', 'run', 'lint'] },
+  {
+    name: 'unit',
+    cmd: [
+      'npx',
+      'vitest',
+      'run',
+      '--project',
+      'api',
+      '--project',
+      'web',
+      '--project',
+      'server-unit',
+      ...vitestReport('unit.json'),
+    ],
+  },
+  {
+    name: 'server integration',
+    cmd: [
+      'npx',
+      'vitest',
+      'run',
+      '--project',
+      'server-integration',
+      ...vitestReport('server.json'),
+    ],
+  },
+  {
+    name: 'end-to-end',
+    cmd: ['npm', 'run', 'test:e2e', '--', '--reporter=list,json'],
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: join(reports, 'e2e.json') },
+  },
+];
+
+const results = [];
+for (const step of steps) {
+  console.log(`\n=== ${step.name} ===`);
+  const started = Date.now();
+  const run = spawnSync(step.cmd[0], step.cmd.slice(1), {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...step.env },
+  });
+  results.push({ name: step.name, ok: run.status === 0, seconds: (Date.now() - started) / 1000 });
+}
+
+function countVitest(file) {
+  if (!existsSync(file)) return { passed: 0, failed: 0 };
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  return { passed: report.numPassedTests ?? 0, failed: report.numFailedTests ?? 0 };
+}
+function countPlaywright(file) {
+  if (!existsSync(file)) return { passed: 0, failed: 0 };
+  const stats = JSON.parse(readFileSync(file, 'utf8')).stats ?? {};
+  return { passed: (stats.expected ?? 0) + (stats.flaky ?? 0), failed: stats.unexpected ?? 0 };
+}
+const counts = [
+  countVitest(join(reports, 'unit.json')),
+  countVitest(join(reports, 'server.json')),
+  countPlaywright(join(reports, 'e2e.json')),
+];
+
+console.log('\n=== summary ===');
+for (const result of results)
+  console.log(`${result.ok ? 'ok  ' : 'FAIL'} ${result.name} (${result.seconds.toFixed(1)} s)`);
+const passed = counts.reduce((sum, count) => sum + count.passed, 0);
+const failedSteps = results.filter((result) => !result.ok).length;
+const failed =
+  counts.reduce((sum, count) => sum + count.failed, 0) +
+  (failedSteps > 0 && counts.every((c) => c.failed === 0) ? failedSteps : 0);
+console.log(`Tests: ${passed} passed, ${failed} failed`);
+process.exit(failedSteps > 0 ? 1 : 0);
