@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+
+import { ApiError } from '../errors.ts';
+import type { Auth } from './auth.ts';
+import { sendApiError } from './guard.ts';
+import { whoAmI } from './whoami.ts';
+
+export const AUTHORIZE_PATH = '/api/auth_v2.API/Authorize';
+
+/** auth_v2.API/Authorize's answer. */
+export interface AuthorizeResponse {
+  authorized: boolean;
+  satisfied: string[];
+  missing: string[];
+  principal: string;
+}
+
+function requestedPermissions(body: unknown): string[] {
+  const permissions = (body as { permissions?: unknown } | null)?.permissions;
+  return Array.isArray(permissions) ? permissions.map(String) : [];
+}
+
+/**
+ * Registers POST /api/auth_v2.API/Authorize. The embedded platform has no role bindings: every
+ * signed-in user holds every permission, so each one asked for is satisfied.
+ */
+export function registerAuthorizeRoute(app: FastifyInstance, auth: Auth): void {
+  app.post(AUTHORIZE_PATH, async (request, reply) => {
+    try {
+      const { username } = whoAmI(auth, request);
+      const answer: AuthorizeResponse = {
+        authorized: true,
+        satisfied: requestedPermissions(request.body),
+        missing: [],
+        principal: `user:${username}`,
+      };
+      return reply.header('content-type', 'application/json').send(JSON.stringify(answer));
+    } catch (error) {
+      if (error instanceof ApiError) return sendApiError(reply, error);
+      throw error;
+    }
+  });
+}

@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readAuthConfig, type AuthConfig } from './auth/index.ts';
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  webDist: string;
+  releaseVersion: string;
+  disableTelemetry: boolean;
+  /** Sign-in settings (IVORY_OIDC_*); authentication is on when an issuer is set. */
+  auth: AuthConfig;
+  seed: boolean;
+  logLevel: string;
+  uploadTtlMs: number;
+  /** TEST ONLY: kill the process with SIGKILL at a named point (see upload/fault-injection.ts). */
+  faultKillAt: string;
+}
+
+const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = path.resolve(serverRoot, '..');
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(path.join(serverRoot, 'package.json'), 'utf8')) as {
+    version?: string;
+  };
+  return pkg.version ?? '0.0.0';
+}
+
+function flag(value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  return !['0', 'false', 'no', 'off'].includes(value.toLowerCase());
+}
+
+function integer(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0)
+    throw new Error(`${name} must be a non-negative integer`);
+  return parsed;
+}
+
+/** Reads the server configuration from environment variables. */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  return {
+    port: integer(env.PORT, 4000, 'PORT'),
+    host: env.HOST || '127.0.0.1',
+    dataDir: path.resolve(env.IVORY_DATA_DIR || '.ivory-data'),
+    webDist: path.resolve(env.IVORY_WEB_DIST || path.join(repoRoot, 'web', 'dist')),
+    releaseVersion: env.IVORY_RELEASE_VERSION || packageVersion(),
+    disableTelemetry: flag(env.IVORY_DISABLE_TELEMETRY, false),
+    auth: readAuthConfig(env),
+    seed: flag(env.IVORY_SEED, true),
+    logLevel: env.IVORY_LOG_LEVEL || 'info',
+    uploadTtlMs: integer(env.IVORY_UPLOAD_TTL_MS, 24 * 60 * 60 * 1000, 'IVORY_UPLOAD_TTL_MS'),
+    faultKillAt: env.IVORY_FAULT_KILL_AT ?? '',
+  };
+}

@@ -1,0 +1,43 @@
+import { mkdir } from 'node:fs/promises';
+import { registerAdminApi } from './admin-api.ts';
+import { registerAuthOffApi } from './auth-api.ts';
+import { Cluster } from './cluster.ts';
+import { registerMetadataApi } from './metadata-api.ts';
+import { CommitEvents } from './pfs/commit-events.ts';
+import { registerPfsApi } from './pfs/pfs-api.ts';
+import { PfsStore } from './pfs/pfs-store.ts';
+import type { MethodRegistry } from './platform.ts';
+import { BlobStore } from './storage/blob-store.ts';
+import { openDatabase, type Db } from './storage/database.ts';
+import { registerVersionApi } from './version-api.ts';
+
+/** The platform that runs inside the server: SQLite + blob store + method registry. */
+export interface EmbeddedPlatform {
+  db: Db;
+  blobs: BlobStore;
+  pfs: PfsStore;
+  events: CommitEvents;
+  cluster: Cluster;
+  methods: MethodRegistry;
+  close(): void;
+}
+
+export async function openEmbeddedPlatform(options: {
+  dataDir: string;
+  releaseVersion: string;
+}): Promise<EmbeddedPlatform> {
+  await mkdir(options.dataDir, { recursive: true });
+  const blobs = new BlobStore(options.dataDir);
+  await blobs.init();
+  const db = openDatabase(options.dataDir);
+  const events = new CommitEvents();
+  const pfs = new PfsStore(db, events);
+  const cluster = new Cluster(db);
+  const methods: MethodRegistry = new Map();
+  registerPfsApi(methods, pfs, blobs, events);
+  registerVersionApi(methods, options.releaseVersion);
+  registerAdminApi(methods, cluster);
+  registerMetadataApi(methods, pfs, cluster);
+  registerAuthOffApi(methods);
+  return { db, blobs, pfs, events, cluster, methods, close: () => db.close() };
+}

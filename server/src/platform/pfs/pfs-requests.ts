@@ -1,0 +1,84 @@
+import { readObject, readOptionalObject, readString, type WireObject } from '../../http/wire.ts';
+import { normalisePath } from './file-paths.ts';
+import type { PfsStore, RepoRef } from './pfs-store.ts';
+import type { CommitRow, RepoRow, RepoType } from './rows.ts';
+
+/** Readers for the pfs request sub-messages (Project, Repo, Branch, Commit, File). */
+
+export const defaultProject = 'default';
+
+export function readProjectName(value: unknown, field: string): string {
+  return readString(readObject(value, field).name, `${field}.name`) || defaultProject;
+}
+
+export function readRepoRef(value: unknown, field: string): RepoRef {
+  const repo = readObject(value, field);
+  return {
+    name: readString(repo.name, `${field}.name`),
+    type: (readString(repo.type, `${field}.type`) || 'user') as RepoType,
+    project: readProjectName(repo.project, `${field}.project`),
+  };
+}
+
+export interface BranchRef {
+  repo: RepoRef;
+  name: string;
+}
+
+export function readBranchRef(value: unknown, field: string): BranchRef {
+  const branch = readObject(value, field);
+  return {
+    repo: readRepoRef(branch.repo, `${field}.repo`),
+    name: readString(branch.name, `${field}.name`),
+  };
+}
+
+export interface CommitRef {
+  repo: RepoRef;
+  id: string;
+  branch: string;
+}
+
+/** A Commit message: its repo comes from `repo` or else from `branch.repo`. */
+export function readCommitRef(value: unknown, field: string): CommitRef {
+  const commit = readObject(value, field);
+  const branch = readOptionalObject(commit.branch, `${field}.branch`);
+  const ownRepo = readOptionalObject(commit.repo, `${field}.repo`);
+  const repoSource =
+    ownRepo && readString(ownRepo.name, `${field}.repo.name`) ? ownRepo : (branch?.repo ?? ownRepo);
+  return {
+    repo: readRepoRef(repoSource, `${field}.repo`),
+    id: readString(commit.id, `${field}.id`),
+    branch: branch ? readString(branch.name, `${field}.branch.name`) : '',
+  };
+}
+
+export function resolveCommitRef(
+  store: PfsStore,
+  ref: CommitRef,
+): { repo: RepoRow; commit: CommitRow } {
+  const repo = store.getRepo(ref.repo);
+  return { repo, commit: store.resolveCommit(repo, ref.id, ref.branch) };
+}
+
+export interface FileRef {
+  commit: CommitRef;
+  path: string;
+}
+
+export function readFileRef(value: unknown, field: string): FileRef {
+  const file: WireObject = readObject(value, field);
+  return {
+    commit: readCommitRef(file.commit, `${field}.commit`),
+    path: normalisePath(readString(file.path, `${field}.path`)),
+  };
+}
+
+/** A pagination marker keeps a folder's trailing slash so it compares like stored paths. */
+export function readMarkerPath(value: unknown, field: string): string | null {
+  const marker = readOptionalObject(value, field);
+  const raw = marker ? readString(marker.path, `${field}.path`) : '';
+  if (!raw) return null;
+  const path = normalisePath(raw);
+  return raw.endsWith('/') && path !== '/' ? path + '/' : path;
+}

@@ -1,0 +1,668 @@
+import { randomBytes } from 'node:crypto';
+import { alreadyExists, failedPrecondition, invalidArgument, notFound } from '../../errors.ts';
+import type { Db } from '../storage/database.ts';
+import type { CommitEvents } from './commit-events.ts';
+import { ancestorDirs, asDirPath, baseName, parentDir, subtreeUpperBound } from './file-paths.ts';
+import { validateName } from './names.ts';
+import {
+  isOpen,
+  type BranchRow,
+  type CommitRow,
+  type FileRow,
+  type OriginKind,
+  type ProjectRow,
+  type RepoRow,
+  type RepoType,
+} from './rows.ts';
+
+export interface RepoRef {
+  project: string;
+  name: string;
+  type: RepoType;
+}
+
+export interface NewFile {
+  /** Normalised absolute path ("/a/b.txt"). */
+  path: string;
+  hash: string;
+  sizeBytes: number;
+}
+
+export interface PageOptions {
+  /** Exclusive stored path to continue after. */
+  after: string | null;
+  limit: number;
+  reverse: boolean;
+}
+
+const repoTypes: readonly RepoType[] = ['user', 'spec', 'meta'];
+
+export const newCommitId = (): string => randomBytes(16).toString('hex');
+
+const describeRepo = (repo: RepoRow) => `${repo.project}/${repo.name}`;
+
+/**
+ * Projects, repos, branches, commits and files with Pachyderm semantics, in SQLite.
+ * Each commit materialises its full file table; every method that changes state runs in one
+ * transaction, so a failed call changes nothing.
+ */
+export class PfsStore {
+  constructor(
+    private readonly db: Db,
+    private readonly events: CommitEvents,
+  ) {}
+
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+
+  // ---- projects -------------------------------------------------------------------------
+
+  createProject(name: string, description: string, update: boolean): void {
+    validateName('project', name);
+    this.transaction(() => {
+      const existing = this.findProject(name);
+      if (existing && !update) throw alreadyExists(`project ${name} already exists`);
+      if (existing) {
+        this.db
+          .prepare('UPDATE projects SET description = ? WHERE name = ?')
+          .run(description, name);
+      } else {
+        this.db
+          .prepare('INSERT INTO projects (name, description, created_at) VALUES (?, ?, ?)')
+          .run(name, description, Date.now());
+      }
+    });
+  }
+
+  findProject(name: string): ProjectRow | undefined {
+    return this.db.prepare('SELECT * FROM projects WHERE name = ?').get(name) as
+      ProjectRow | undefined;
+  }
+
+  getProject(name: string): ProjectRow {
+    const project = this.findProject(name);
+    if (!project) throw notFound(`project ${name} not found`);
+    return project;
+  }
+
+  listProjects(): ProjectRow[] {
+    return this.db.prepare('SELECT * FROM projects ORDER BY name').all() as ProjectRow[];
+  }
+
+  deleteProject(name: string, force: boolean): void {
+    this.transaction(() => {
+      this.getProject(name);
+      const repos = this.db.prepare('SELECT * FROM repos WHERE project = ?').all(name) as RepoRow[];
+      if (repos.length > 0 && !force) {
+        throw failedPrecondition(`project ${name} is not empty: it has ${repos.length} repos`);
+      }
+      for (const repo of repos) this.deleteRepoRows(repo.id);
+      this.db.prepare('DELETE FROM projects WHERE name = ?').run(name);
+    });
+  }
+
+  setProjectMetadata(name: string, metadata: Record<string, string>): void {
+    this.getProject(name);
+    this.db
+      .prepare('UPDATE projects SET metadata = ? WHERE name = ?')
+      .run(JSON.stringify(metadata), name);
+  }
+
+  // ---- repos ----------------------------------------------------------------------------
+
+  createRepo(ref: RepoRef, description: string, update: boolean): RepoRow {
+    validateName('repo', ref.name);
+    if (!repoTypes.includes(ref.type))
+      throw invalidArgument(`repo type ${JSON.stringify(ref.type)} is invalid`);
+    return this.transaction(() => {
+      this.getProject(ref.project);
+      const existing = this.findRepo(ref);
+      if (existing && !update)
+        throw alreadyExists(`repo ${ref.name} already exists in project ${ref.project}`);
+      if (existing) {
+        this.db
+          .prepare('UPDATE repos SET description = ? WHERE id = ?')
+          .run(description, existing.id);
+      } else {
+        this.db
+          .prepare(
+            'INSERT INTO repos (project, name, type, description, created_at) VALUES (?, ?, ?, ?, ?)',
+          )
+          .run(ref.project, ref.name, ref.type, description, Date.now());
+      }
+      return this.getRepo(ref);
+    });
+  }
+
+  findRepo(ref: RepoRef): RepoRow | undefined {
+    return this.db
+      .prepare('SELECT * FROM repos WHERE project = ? AND name = ? AND type = ?')
+      .get(ref.project, ref.name, ref.type) as RepoRow | undefined;
+  }
+
+  getRepo(ref: RepoRef): RepoRow {
+    this.getProject(ref.project);
+    const repo = this.findRepo(ref);
+    if (!repo) {
+      const kind = ref.type === 'user' ? 'repo' : `${ref.type} repo`;
+      throw notFound(`${kind} ${ref.name} not found in project ${ref.project}`);
+    }
+    return repo;
+  }
+
+  repoById(id: number): RepoRow {
+    return this.db.prepare('SELECT * FROM repos WHERE id = ?').get(id) as RepoRow;
+  }
+
+  listRepos(filter: { type: RepoType | null; projects: string[] }): RepoRow[] {
+    const clauses: string[] = [];
+    const params: unknown[] = [];
+    if (filter.type) {
+      clauses.push('type = ?');
+      params.push(filter.type);
+    }
+    if (filter.projects.length > 0) {
+      clauses.push(`project IN (${filter.projects.map(() => '?').join(', ')})`);
+      params.push(...filter.projects);
+    }
+    const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
+    return this.db
+      .prepare(`SELECT * FROM repos ${where} ORDER BY project, name, type`)
+      .all(...params) as RepoRow[];
+  }
+
+  deleteRepo(ref: RepoRef): void {
+    this.transaction(() => this.deleteRepoRows(this.getRepo(ref).id));
+    this.events.notify();
+  }
+
+  private deleteRepoRows(repoId: number): void {
+    this.db
+      .prepare(
+        'DELETE FROM files WHERE commit_rowid IN (SELECT rowid FROM commits WHERE repo_id = ?)',
+      )
+      .run(repoId);
+    this.db.prepare('DELETE FROM branches WHERE repo_id = ?').run(repoId);
+    this.db.prepare('DELETE FROM commits WHERE repo_id = ?').run(repoId);
+    this.db.prepare('DELETE FROM repos WHERE id = ?').run(repoId);
+  }
+
+  setRepoMetadata(repo: RepoRow, metadata: Record<string, string>): void {
+    this.db
+      .prepare('UPDATE repos SET metadata = ? WHERE id = ?')
+      .run(JSON.stringify(metadata), repo.id);
+  }
+
+  /** Size of the repo: the size of the head commit of master. */
+  repoSize(repo: RepoRow): number {
+    const head = this.findBranch(repo, 'master')?.head_rowid;
+    return head ? this.commitSize(this.commitByRowid(head)) : 0;
+  }
+
+  // ---- branches -------------------------------------------------------------------------
+
+  findBranch(repo: RepoRow, name: string): BranchRow | undefined {
+    return this.db
+      .prepare('SELECT * FROM branches WHERE repo_id = ? AND name = ?')
+      .get(repo.id, name) as BranchRow | undefined;
+  }
+
+  getBranch(repo: RepoRow, name: string): BranchRow {
+    const branch = this.findBranch(repo, name);
+    if (!branch) throw notFound(`branch ${name} not found in repo ${describeRepo(repo)}`);
+    return branch;
+  }
+
+  listBranches(repo: RepoRow): BranchRow[] {
+    return this.db
+      .prepare('SELECT * FROM branches WHERE repo_id = ? ORDER BY name')
+      .all(repo.id) as BranchRow[];
+  }
+
+  /** Points a branch at `head`; without a head a new branch gets an empty finished commit. */
+  createBranch(repo: RepoRow, name: string, head: CommitRow | null, provenance: string[]): void {
+    validateName('branch', name);
+    this.transaction(() => {
+      const existing = this.findBranch(repo, name);
+      let headRowid = head?.rowid ?? existing?.head_rowid ?? null;
+      if (headRowid === null) {
+        headRowid = this.insertCommit(repo, name, null, '', 'AUTO');
+        this.finishCommitRow(this.commitByRowid(headRowid), '', '');
+      }
+      const now = Date.now();
+      this.db
+        .prepare(
+          `INSERT INTO branches (repo_id, name, head_rowid, provenance, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT (repo_id, name) DO UPDATE SET head_rowid = excluded.head_rowid,
+             provenance = excluded.provenance, updated_at = excluded.updated_at`,
+        )
+        .run(repo.id, name, headRowid, JSON.stringify(provenance), now, now);
+    });
+    this.events.notify();
+  }
+
+  deleteBranch(repo: RepoRow, name: string): void {
+    this.getBranch(repo, name);
+    this.db.prepare('DELETE FROM branches WHERE repo_id = ? AND name = ?').run(repo.id, name);
+  }
+
+  setBranchMetadata(branch: BranchRow, metadata: Record<string, string>): void {
+    this.db
+      .prepare('UPDATE branches SET metadata = ? WHERE repo_id = ? AND name = ?')
+      .run(JSON.stringify(metadata), branch.repo_id, branch.name);
+  }
+
+  // ---- commits --------------------------------------------------------------------------
+
+  commitByRowid(rowid: number): CommitRow {
+    return this.db.prepare('SELECT rowid, * FROM commits WHERE rowid = ?').get(rowid) as CommitRow;
+  }
+
+  findCommit(repo: RepoRow, id: string): CommitRow | undefined {
+    return this.db
+      .prepare('SELECT rowid, * FROM commits WHERE repo_id = ? AND id = ?')
+      .get(repo.id, id) as CommitRow | undefined;
+  }
+
+  /**
+   * Resolves a commit reference: a commit id, or a branch name (its head), optionally followed
+   * by ancestry ("master^", "master~2", "<id>^^"); an empty id means the head of `branchName`.
+   */
+  resolveCommit(repo: RepoRow, id: string, branchName: string): CommitRow {
+    const match = /^(.*?)((?:[\^~]\d*)*)$/.exec(id);
+    const base = match?.[1] ?? id;
+    let generations = 0;
+    for (const step of (match?.[2] ?? '').match(/[\^~]\d*/g) ?? []) {
+      generations += step.length > 1 ? Number(step.slice(1)) : 1;
+    }
+    let commit: CommitRow | undefined;
+    if (base === '') {
+      if (!branchName) throw invalidArgument('a commit needs an id or a branch');
+      commit = this.branchHead(repo, branchName);
+    } else {
+      commit = this.findCommit(repo, base);
+      if (!commit && this.findBranch(repo, base)) commit = this.branchHead(repo, base);
+      if (!commit) throw notFound(`commit ${id} not found in repo ${describeRepo(repo)}`);
+    }
+    for (let i = 0; i < generations; i++) {
+      if (commit.parent_rowid === null)
+        throw notFound(`commit ${id} not found in repo ${describeRepo(repo)}`);
+      commit = this.commitByRowid(commit.parent_rowid);
+    }
+    return commit;
+  }
+
+  private branchHead(repo: RepoRow, branchName: string): CommitRow {
+    const branch = this.getBranch(repo, branchName);
+    if (branch.head_rowid === null) throw notFound(`branch ${branchName} has no head commit`);
+    return this.commitByRowid(branch.head_rowid);
+  }
+
+  /** Opens a commit on a branch (creating the branch if needed) and makes it the head. */
+  startCommit(
+    repo: RepoRow,
+    branchName: string,
+    explicitParent: CommitRow | null,
+    description: string,
+    origin: OriginKind = 'USER',
+  ): CommitRow {
+    if (branchName) validateName('branch', branchName);
+    const commit = this.transaction(() => {
+      const branch = branchName ? this.findBranch(repo, branchName) : undefined;
+      const head = branch?.head_rowid ? this.commitByRowid(branch.head_rowid) : null;
+      if (head && isOpen(head)) {
+        throw failedPrecondition(`branch ${branchName} already has an open commit ${head.id}`);
+      }
+      const parent = explicitParent ?? head;
+      const rowid = this.insertCommit(repo, branchName || null, parent, description, origin);
+      if (branchName) {
+        const now = Date.now();
+        this.db
+          .prepare(
+            `INSERT INTO branches (repo_id, name, head_rowid, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+             ON CONFLICT (repo_id, name) DO UPDATE SET head_rowid = excluded.head_rowid, updated_at = excluded.updated_at`,
+          )
+          .run(repo.id, branchName, rowid, now, now);
+      }
+      return this.commitByRowid(rowid);
+    });
+    this.events.notify();
+    return commit;
+  }
+
+  private insertCommit(
+    repo: RepoRow,
+    branchName: string | null,
+    parent: CommitRow | null,
+    description: string,
+    origin: OriginKind,
+  ): number {
+    const result = this.db
+      .prepare(
+        `INSERT INTO commits (repo_id, id, branch_name, parent_rowid, origin, description, started_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        repo.id,
+        newCommitId(),
+        branchName,
+        parent?.rowid ?? null,
+        origin,
+        description,
+        Date.now(),
+      );
+    const rowid = Number(result.lastInsertRowid);
+    if (parent) {
+      this.db
+        .prepare(
+          `INSERT INTO files (commit_rowid, path, dir, name, type, hash, size_bytes, committed_at)
+           SELECT ?, path, dir, name, type, hash, size_bytes, committed_at FROM files WHERE commit_rowid = ?`,
+        )
+        .run(rowid, parent.rowid);
+    }
+    return rowid;
+  }
+
+  finishCommit(commit: CommitRow, description: string, error: string): void {
+    this.transaction(() => {
+      const current = this.commitByRowid(commit.rowid);
+      if (!isOpen(current)) throw failedPrecondition(`commit ${commit.id} is already finished`);
+      this.finishCommitRow(current, description, error);
+    });
+    this.events.notify();
+  }
+
+  private finishCommitRow(commit: CommitRow, description: string, error: string): void {
+    const now = Date.now();
+    this.db
+      .prepare(
+        `UPDATE commits SET finishing_at = ?, finished_at = ?, size_bytes = ?, error = ?,
+           description = CASE WHEN ? = '' THEN description ELSE ? END WHERE rowid = ?`,
+      )
+      .run(
+        now,
+        now,
+        this.sumFileSizes(commit.rowid),
+        error,
+        description,
+        description,
+        commit.rowid,
+      );
+  }
+
+  /**
+   * Creates, fills and finishes one commit on a branch in a single transaction (uploads, seed).
+   * `beforeCommit` runs inside the transaction after every write (fault-injection tests).
+   */
+  landCommit(
+    repo: RepoRow,
+    branchName: string,
+    description: string,
+    files: NewFile[],
+    deletions: string[] = [],
+    beforeCommit?: () => void,
+  ): CommitRow {
+    const commit = this.transaction(() => {
+      const open = this.startCommit(repo, branchName, null, description);
+      for (const path of deletions) this.deleteFile(open, path);
+      for (const file of files) this.putFile(open, file);
+      this.finishCommitRow(open, '', '');
+      beforeCommit?.();
+      return this.commitByRowid(open.rowid);
+    });
+    this.events.notify();
+    return commit;
+  }
+
+  commitSize(commit: CommitRow): number {
+    return isOpen(commit) ? this.sumFileSizes(commit.rowid) : commit.size_bytes;
+  }
+
+  private sumFileSizes(commitRowid: number): number {
+    return Number(
+      this.db
+        .prepare(
+          "SELECT COALESCE(SUM(size_bytes), 0) FROM files WHERE commit_rowid = ? AND type = 'FILE'",
+        )
+        .pluck()
+        .get(commitRowid),
+    );
+  }
+
+  childCommits(commit: CommitRow): CommitRow[] {
+    return this.db
+      .prepare('SELECT rowid, * FROM commits WHERE parent_rowid = ? ORDER BY rowid')
+      .all(commit.rowid) as CommitRow[];
+  }
+
+  /** Every commit of a repo, newest first. */
+  listRepoCommits(repo: RepoRow): CommitRow[] {
+    return this.db
+      .prepare('SELECT rowid, * FROM commits WHERE repo_id = ? ORDER BY rowid DESC')
+      .all(repo.id) as CommitRow[];
+  }
+
+  /** Every commit with a global id, across repos. */
+  commitsWithId(id: string): CommitRow[] {
+    return this.db
+      .prepare('SELECT rowid, * FROM commits WHERE id = ? ORDER BY rowid')
+      .all(id) as CommitRow[];
+  }
+
+  /** Global ids of the commits in a project's repos (or every project), newest first. */
+  commitSetIds(project: string | null): string[] {
+    const sql = project
+      ? `SELECT c.id FROM commits c JOIN repos r ON r.id = c.repo_id WHERE r.project = ?
+         GROUP BY c.id ORDER BY MAX(c.rowid) DESC`
+      : 'SELECT id FROM commits GROUP BY id ORDER BY MAX(rowid) DESC';
+    const statement = this.db.prepare(sql).pluck();
+    return (project ? statement.all(project) : statement.all()) as string[];
+  }
+
+  setCommitMetadata(commit: CommitRow, metadata: Record<string, string>): void {
+    this.db
+      .prepare('UPDATE commits SET metadata = ? WHERE rowid = ?')
+      .run(JSON.stringify(metadata), commit.rowid);
+  }
+
+  // ---- files ----------------------------------------------------------------------------
+
+  /** The file or folder at a normalised path, or undefined; "/" is the commit's root folder. */
+  findFile(commit: CommitRow, path: string): FileRow | undefined {
+    if (path === '/') return this.rootRow(commit);
+    return this.db
+      .prepare(
+        'SELECT * FROM files WHERE commit_rowid = ? AND path IN (?, ?) ORDER BY type DESC LIMIT 1',
+      )
+      .get(commit.rowid, path, path + '/') as FileRow | undefined;
+  }
+
+  getFile(commit: CommitRow, path: string): FileRow {
+    const file = this.findFile(commit, path);
+    if (!file) throw notFound(`file ${path} not found in commit ${commit.id}`);
+    return file;
+  }
+
+  private rootRow(commit: CommitRow): FileRow {
+    return {
+      commit_rowid: commit.rowid,
+      path: '/',
+      dir: '',
+      name: '',
+      type: 'DIR',
+      hash: '',
+      size_bytes: this.commitSize(commit),
+      committed_at: commit.finished_at ?? commit.started_at,
+    };
+  }
+
+  /** Direct children of a stored folder path, ordered by path, after an exclusive marker. */
+  listChildren(commit: CommitRow, dirPath: string, page: PageOptions): FileRow[] {
+    const order = page.reverse ? 'DESC' : 'ASC';
+    const markerClause = page.after === null ? '' : page.reverse ? 'AND path < ?' : 'AND path > ?';
+    const params: unknown[] = [commit.rowid, dirPath];
+    if (page.after !== null) params.push(page.after);
+    params.push(page.limit > 0 ? page.limit : -1);
+    return this.db
+      .prepare(
+        `SELECT * FROM files WHERE commit_rowid = ? AND dir = ? ${markerClause} ORDER BY path ${order} LIMIT ?`,
+      )
+      .all(...params) as FileRow[];
+  }
+
+  /** Every stored row under a stored folder path (not the folder itself), ordered by path. */
+  listSubtree(
+    commit: CommitRow,
+    dirPath: string,
+    page: PageOptions = { after: null, limit: 0, reverse: false },
+  ): FileRow[] {
+    const order = page.reverse ? 'DESC' : 'ASC';
+    const params: unknown[] = [commit.rowid, dirPath, subtreeUpperBound(dirPath)];
+    let markerClause = '';
+    if (page.after !== null) {
+      markerClause = page.reverse ? 'AND path < ?' : 'AND path > ?';
+      params.push(page.after);
+    }
+    params.push(page.limit > 0 ? page.limit : -1);
+    return this.db
+      .prepare(
+        `SELECT * FROM files WHERE commit_rowid = ? AND path > ? AND path < ? ${markerClause}
+         ORDER BY path ${order} LIMIT ?`,
+      )
+      .all(...params) as FileRow[];
+  }
+
+  /** Every row of a commit, ordered by path. */
+  allFiles(commit: CommitRow): FileRow[] {
+    return this.db
+      .prepare('SELECT * FROM files WHERE commit_rowid = ? ORDER BY path')
+      .all(commit.rowid) as FileRow[];
+  }
+
+  private assertWritable(commit: CommitRow): void {
+    if (!isOpen(this.commitByRowid(commit.rowid))) {
+      throw failedPrecondition(
+        `commit ${commit.id} is finished: files can only be written to an open commit`,
+      );
+    }
+  }
+
+  /** Writes (or replaces) a file in an open commit; the blob must already be stored durably. */
+  putFile(commit: CommitRow, file: NewFile): void {
+    if (file.path === '/') throw invalidArgument('cannot write a file at the root path');
+    this.transaction(() => {
+      this.assertWritable(commit);
+      const ancestors = ancestorDirs(file.path);
+      const conflict = this.db
+        .prepare(
+          `SELECT path FROM files WHERE commit_rowid = ? AND
+           ((type = 'FILE' AND path IN (SELECT value FROM json_each(?))) OR path = ?) LIMIT 1`,
+        )
+        .pluck()
+        .get(
+          commit.rowid,
+          JSON.stringify(ancestors.map((dir) => dir.slice(0, -1))),
+          file.path + '/',
+        );
+      if (typeof conflict === 'string') {
+        throw invalidArgument(`cannot write ${file.path}: ${conflict} is in the way`);
+      }
+      const now = Date.now();
+      const previous = this.db
+        .prepare('SELECT size_bytes FROM files WHERE commit_rowid = ? AND path = ?')
+        .pluck()
+        .get(commit.rowid, file.path);
+      const delta = file.sizeBytes - (typeof previous === 'number' ? previous : 0);
+      const insertDir = this.db.prepare(
+        `INSERT OR IGNORE INTO files (commit_rowid, path, dir, name, type, size_bytes, committed_at)
+         VALUES (?, ?, ?, ?, 'DIR', 0, ?)`,
+      );
+      const updateDir = this.db.prepare(
+        'UPDATE files SET size_bytes = size_bytes + ?, committed_at = ? WHERE commit_rowid = ? AND path = ?',
+      );
+      for (const dir of ancestors) {
+        insertDir.run(commit.rowid, dir, parentDir(dir), baseName(dir), now);
+        updateDir.run(delta, now, commit.rowid, dir);
+      }
+      this.db
+        .prepare(
+          `INSERT OR REPLACE INTO files (commit_rowid, path, dir, name, type, hash, size_bytes, committed_at)
+           VALUES (?, ?, ?, ?, 'FILE', ?, ?, ?)`,
+        )
+        .run(
+          commit.rowid,
+          file.path,
+          parentDir(file.path),
+          baseName(file.path),
+          file.hash,
+          file.sizeBytes,
+          now,
+        );
+    });
+  }
+
+  /** Deletes a file or a whole folder from an open commit (missing paths are not an error). */
+  deleteFile(commit: CommitRow, path: string): void {
+    this.transaction(() => {
+      this.assertWritable(commit);
+      if (path === '/') {
+        this.db.prepare('DELETE FROM files WHERE commit_rowid = ?').run(commit.rowid);
+        return;
+      }
+      const dirPath = asDirPath(path);
+      const removedBytes = Number(
+        this.db
+          .prepare(
+            `SELECT COALESCE(SUM(size_bytes), 0) FROM files WHERE commit_rowid = ? AND type = 'FILE'
+             AND (path = ? OR (path > ? AND path < ?))`,
+          )
+          .pluck()
+          .get(commit.rowid, path, dirPath, subtreeUpperBound(dirPath)),
+      );
+      this.db
+        .prepare(
+          'DELETE FROM files WHERE commit_rowid = ? AND (path = ? OR path = ? OR (path > ? AND path < ?))',
+        )
+        .run(commit.rowid, path, dirPath, dirPath, subtreeUpperBound(dirPath));
+      const now = Date.now();
+      const ancestors = ancestorDirs(path).reverse();
+      for (const dir of ancestors) {
+        this.db
+          .prepare(
+            'UPDATE files SET size_bytes = size_bytes - ?, committed_at = ? WHERE commit_rowid = ? AND path = ?',
+          )
+          .run(removedBytes, now, commit.rowid, dir);
+        const hasChildren = this.db
+          .prepare('SELECT 1 FROM files WHERE commit_rowid = ? AND dir = ? LIMIT 1')
+          .get(commit.rowid, dir);
+        if (!hasChildren)
+          this.db
+            .prepare('DELETE FROM files WHERE commit_rowid = ? AND path = ?')
+            .run(commit.rowid, dir);
+      }
+    });
+  }
+
+  /** Copies a file or folder from any commit to `dst` in an open commit. */
+  copyFile(commit: CommitRow, dst: string, source: CommitRow, sourcePath: string): void {
+    this.transaction(() => {
+      const found = this.getFile(source, sourcePath);
+      if (found.type === 'FILE') {
+        this.putFile(commit, { path: dst, hash: found.hash, sizeBytes: found.size_bytes });
+        return;
+      }
+      const base = found.path;
+      const target = dst === '/' ? '/' : dst + '/';
+      for (const row of this.listSubtree(source, base)) {
+        if (row.type !== 'FILE') continue;
+        this.putFile(commit, {
+          path: target + row.path.slice(base.length),
+          hash: row.hash,
+          sizeBytes: row.size_bytes,
+        });
+      }
+    });
+  }
+}

@@ -1,0 +1,167 @@
+import { createHash, randomBytes, type Hash } from 'node:crypto';
+import { createReadStream, type ReadStream } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+
+export interface StoredBlob {
+  hash: string;
+  sizeBytes: number;
+}
+
+export interface ByteRange {
+  start: number;
+  /** Inclusive. */
+  end: number;
+}
+
+/** Collects bytes into a temp file while hashing; `finish` makes them a durable blob. */
+export class BlobWriter {
+  private readonly hasher: Hash = createHash('sha256');
+  private size = 0;
+  private done = false;
+
+  constructor(
+    private readonly store: BlobStore,
+    private readonly handle: FileHandle,
+    private readonly tempPath: string,
+  ) {}
+
+  async write(bytes: Uint8Array): Promise<void> {
+    this.hasher.update(bytes);
+    this.size += bytes.length;
+    let offset = 0;
+    while (offset < bytes.length) {
+      const { bytesWritten } = await this.handle.write(bytes, offset, bytes.length - offset);
+      offset += bytesWritten;
+    }
+  }
+
+  get bytesWritten(): number {
+    return this.size;
+  }
+
+  /** fsyncs the bytes and moves them to their content address (once per distinct content). */
+  async finish(): Promise<StoredBlob> {
+    this.done = true;
+    await this.handle.sync();
+    await this.handle.close();
+    const hash = this.hasher.digest('hex');
+    await this.store.adopt(this.tempPath, hash);
+    return { hash, sizeBytes: this.size };
+  }
+
+  async abort(): Promise<void> {
+    if (this.done) return;
+    this.done = true;
+    await this.handle.close().catch(() => undefined);
+    await rm(this.tempPath, { force: true });
+  }
+}
+
+/** Content-addressed file bytes: <dataDir>/blobs/ab/<sha256 hex>. */
+export class BlobStore {
+  readonly blobsDir: string;
+  readonly tempDir: string;
+
+  constructor(dataDir: string) {
+    this.blobsDir = path.join(dataDir, 'blobs');
+    this.tempDir = path.join(dataDir, 'tmp');
+  }
+
+  /** Creates the folders and removes leftovers of interrupted writes. */
+  async init(): Promise<void> {
+    await mkdir(this.blobsDir, { recursive: true });
+    await rm(this.tempDir, { recursive: true, force: true });
+    await mkdir(this.tempDir, { recursive: true });
+  }
+
+  pathOf(hash: string): string {
+    if (!/^[0-9a-f]{64}$/.test(hash)) throw new Error(`bad blob hash ${hash}`);
+    return path.join(this.blobsDir, hash.slice(0, 2), hash);
+  }
+
+  async createWriter(): Promise<BlobWriter> {
+    const tempPath = this.tempPath();
+    const handle = await open(tempPath, 'wx');
+    return new BlobWriter(this, handle, tempPath);
+  }
+
+  /** A fresh path under the temp folder (same filesystem as the blobs, so rename is atomic). */
+  tempPath(): string {
+    return path.join(this.tempDir, randomBytes(12).toString('hex'));
+  }
+
+  async writeBytes(bytes: Uint8Array): Promise<StoredBlob> {
+    const writer = await this.createWriter();
+    try {
+      await writer.write(bytes);
+      return await writer.finish();
+    } catch (error) {
+      await writer.abort();
+      throw error;
+    }
+  }
+
+  async writeStream(source: Readable | AsyncIterable<Uint8Array>): Promise<StoredBlob> {
+    const writer = await this.createWriter();
+    try {
+      for await (const chunk of source) await writer.write(chunk as Uint8Array);
+      return await writer.finish();
+    } catch (error) {
+      await writer.abort();
+      throw error;
+    }
+  }
+
+  /** Moves a finished, fsynced temp file to its address, or drops it if the content exists. */
+  async adopt(tempPath: string, hash: string): Promise<void> {
+    const target = this.pathOf(hash);
+    if (await this.has(hash)) {
+      await rm(tempPath, { force: true });
+      return;
+    }
+    const dir = path.dirname(target);
+    await mkdir(dir, { recursive: true });
+    await rename(tempPath, target);
+    await fsyncDir(dir);
+  }
+
+  async has(hash: string): Promise<boolean> {
+    try {
+      return (await stat(this.pathOf(hash))).isFile();
+    } catch {
+      return false;
+    }
+  }
+
+  read(hash: string, range?: ByteRange): ReadStream {
+    return createReadStream(this.pathOf(hash), range ? { start: range.start, end: range.end } : {});
+  }
+
+  /** True when the stored bytes still hash to their name. */
+  async verify(hash: string): Promise<boolean> {
+    if (!(await this.has(hash))) return false;
+    const hasher = createHash('sha256');
+    for await (const chunk of this.read(hash)) hasher.update(chunk as Buffer);
+    return hasher.digest('hex') === hash;
+  }
+
+  /** Number of stored blobs (used by tests and diagnostics). */
+  async count(): Promise<number> {
+    let total = 0;
+    for (const prefix of await readdir(this.blobsDir)) {
+      total += (await readdir(path.join(this.blobsDir, prefix))).length;
+    }
+    return total;
+  }
+}
+
+export async function fsyncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

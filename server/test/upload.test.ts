@@ -1,0 +1,150 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitId, getFile, ok, repo, results } from './helpers/api-client.ts';
+import type { Json } from './helpers/api-client.ts';
+import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
+
+let server: TestServer;
+let url: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  url = server.url;
+  await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
+  await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('up') });
+});
+afterAll(() => server.close());
+
+async function postJson(path: string, body: unknown) {
+  const response = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Json };
+}
+
+async function sendChunk(
+  uploadId: string,
+  fileName: string,
+  chunkTotal: number,
+  currentChunk: number,
+  bytes: Buffer,
+) {
+  const form = new FormData();
+  form.set('uploadId', uploadId);
+  form.set('fileName', fileName);
+  form.set('chunkTotal', String(chunkTotal));
+  form.set('currentChunk', String(currentChunk));
+  form.set('file', new Blob([bytes]), 'blob');
+  const response = await fetch(`${url}/upload`, { method: 'POST', body: form });
+  return { status: response.status, body: (await response.json()) as Json };
+}
+
+const split = (bytes: Buffer, parts: number) => {
+  const size = Math.ceil(bytes.length / parts);
+  return Array.from({ length: parts }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
+};
+
+describe('chunked upload', () => {
+  it('lands every file of an upload in one finished commit, chunks in Json order', async () => {
+    const start = await postJson('/upload/start', {
+      path: '/incoming',
+      repo: 'up',
+      branch: 'master',
+      description: 'from start',
+      projectId: 'default',
+    });
+    expect(start.status).toBe(200);
+    const { uploadId } = start.body;
+    const big = randomBytes(3 * 1024 * 1024 + 17);
+    const small = Buffer.from('name,value\nx,1\n');
+    const bigChunks = split(big, 3);
+    for (const index of [2, 0, 1]) {
+      const sent = await sendChunk(uploadId, 'nested/big.bin', 3, index, bigChunks[index]!);
+      expect(sent.status).toBe(200);
+    }
+    const last = await sendChunk(uploadId, 'table.csv', 1, 0, small);
+    expect(last.body).toEqual({ uploadId, fileName: 'table.csv', received: [0] });
+
+    const status = await fetch(`${url}/upload/status?uploadId=${uploadId}`).then(
+      (r) => r.json() as Promise<unknown>,
+    );
+    expect(status).toEqual({
+      uploadId,
+      files: [
+        { fileName: 'nested/big.bin', chunkTotal: 3, received: [0, 1, 2] },
+        { fileName: 'table.csv', chunkTotal: 1, received: [0] },
+      ],
+    });
+
+    const before = await results(url, 'pfs_v2.API/ListCommit', { repo: repo('up') });
+    const finished = await postJson('/upload/finish', { uploadId, description: '' });
+    expect(finished.status).toBe(200);
+    const after = await results(url, 'pfs_v2.API/ListCommit', { repo: repo('up') });
+    expect(after).toHaveLength(before.length + 1);
+    expect(after[0].finished).not.toBeNull();
+    expect(after[0].description).toBe('from start');
+    expect(after[0].commit.id).toBe(finished.body.commitId);
+    const landed = await getFile(url, 'up', finished.body.commitId, '/incoming/nested/big.bin');
+    expect(createHash('sha256').update(landed).digest('hex')).toBe(
+      createHash('sha256').update(big).digest('hex'),
+    );
+    expect((await getFile(url, 'up', 'master', '/incoming/table.csv')).equals(small)).toBe(true);
+
+    const gone = await fetch(`${url}/upload/status?uploadId=${uploadId}`);
+    expect(gone.status).toBe(404);
+  });
+
+  it('validates chunks: range, chunkTotal changes, conflicting duplicates, unknown upload', async () => {
+    const { body } = await postJson('/upload/start', {
+      path: '/',
+      repo: 'up',
+      projectId: 'default',
+    });
+    const id = body.uploadId;
+    expect((await sendChunk(id, 'f.txt', 2, 2, Buffer.from('x'))).body.code).toBe(3);
+    expect((await sendChunk(id, 'f.txt', 2, -1 as number, Buffer.from('x'))).body.code).toBe(3);
+    expect((await sendChunk(id, 'f.txt', 2, 0, Buffer.from('aa'))).status).toBe(200);
+    expect((await sendChunk(id, 'f.txt', 2, 0, Buffer.from('aa'))).status).toBe(200);
+    const conflict = await sendChunk(id, 'f.txt', 2, 0, Buffer.from('bb'));
+    expect(conflict.body.code).toBe(3);
+    expect(conflict.body.message).toContain('different bytes');
+    expect((await sendChunk(id, 'f.txt', 3, 1, Buffer.from('x'))).body.code).toBe(3);
+    expect((await sendChunk(id, '../escape.txt', 1, 0, Buffer.from('x'))).body.code).toBe(3);
+    const unknown = await sendChunk('nope', 'f.txt', 1, 0, Buffer.from('x'));
+    expect(unknown.status).toBe(404);
+
+    const incomplete = await postJson('/upload/finish', { uploadId: id, description: 'd' });
+    expect(incomplete.status).toBe(400);
+    expect(incomplete.body.code).toBe(9);
+    expect(incomplete.body.message).toContain('incomplete');
+  });
+
+  it('needs an existing repo', async () => {
+    const start = await postJson('/upload/start', {
+      path: '/',
+      repo: 'missing',
+      projectId: 'default',
+    });
+    expect(start.status).toBe(404);
+    expect(start.body.message).toContain('not found');
+  });
+
+  it('lands nothing when a file is incomplete', async () => {
+    const { body } = await postJson('/upload/start', {
+      path: '/partial',
+      repo: 'up',
+      projectId: 'default',
+    });
+    await sendChunk(body.uploadId, 'done.txt', 1, 0, Buffer.from('done'));
+    await sendChunk(body.uploadId, 'half.txt', 2, 0, Buffer.from('half'));
+    const before = await results(url, 'pfs_v2.API/ListCommit', { repo: repo('up') });
+    expect((await postJson('/upload/finish', { uploadId: body.uploadId })).body.code).toBe(9);
+    expect(await results(url, 'pfs_v2.API/ListCommit', { repo: repo('up') })).toHaveLength(
+      before.length,
+    );
+    const head = await ok(url, 'pfs_v2.API/InspectCommit', { commit: commitId('up', 'master') });
+    expect(head.commit.id).toBe(before[0].commit.id);
+  });
+});
