@@ -1,0 +1,343 @@
+import { base64ToBytes } from './base64.ts';
+import type { ApiClient } from './client.ts';
+import type {
+  BranchInfo,
+  Commit,
+  CommitInfo,
+  CommitState,
+  DiffFileResponse,
+  FileInfo,
+  ModifyFileOp,
+  OriginKind,
+  ProjectInfo,
+  RepoInfo,
+  RepoType,
+  ReposSummary,
+  ReposSummaryResponse,
+} from './types/pfs.ts';
+
+export const PFS = 'pfs_v2.API';
+
+export interface RepoRef {
+  project: string;
+  repo: string;
+}
+
+export interface BranchRef extends RepoRef {
+  branch: string;
+}
+
+/** A commit named by id, or a branch head when `commitId` is '' and `branch` is set. */
+export interface CommitRef extends RepoRef {
+  commitId: string;
+  branch?: string;
+}
+
+export interface FileRef extends CommitRef {
+  path: string;
+}
+
+export function repoMessage({ project, repo }: RepoRef, type = 'user') {
+  return { name: repo, type, project: { name: project } };
+}
+
+export function commitMessage(ref: CommitRef): Commit {
+  const repo = repoMessage(ref);
+  return {
+    repo,
+    id: ref.commitId,
+    ...(ref.branch ? { branch: { repo, name: ref.branch } } : {}),
+  };
+}
+
+function fileMessage(ref: FileRef) {
+  return { commit: commitMessage(ref), path: ref.path };
+}
+
+// Projects
+
+export function listProjects(client: ApiClient, signal?: AbortSignal) {
+  return client.collect<ProjectInfo>(PFS, 'ListProject', {}, signal);
+}
+
+export function inspectProject(client: ApiClient, project: string, signal?: AbortSignal) {
+  return client.unaryOrNull<ProjectInfo>(
+    PFS,
+    'InspectProject',
+    { project: { name: project } },
+    signal,
+  );
+}
+
+export function createProject(
+  client: ApiClient,
+  args: { project: string; description?: string; update?: boolean },
+) {
+  return client.unary<object>(PFS, 'CreateProject', {
+    project: { name: args.project },
+    description: args.description ?? '',
+    update: args.update ?? false,
+  });
+}
+
+export function deleteProject(client: ApiClient, project: string, force = false) {
+  return client.unary<object>(PFS, 'DeleteProject', { project: { name: project }, force });
+}
+
+export async function reposSummary(client: ApiClient, projects: string[], signal?: AbortSignal) {
+  const response = await client.unary<ReposSummaryResponse>(
+    PFS,
+    'ReposSummary',
+    { projects: projects.map((name) => ({ name })) },
+    signal,
+  );
+  return response.summaries as ReposSummary[];
+}
+
+// Repos
+
+export function listRepos(
+  client: ApiClient,
+  args: { projects: string[]; type?: RepoType },
+  signal?: AbortSignal,
+) {
+  return client.collect<RepoInfo>(
+    PFS,
+    'ListRepo',
+    { type: args.type ?? 'user', projects: args.projects.map((name) => ({ name })) },
+    signal,
+  );
+}
+
+export function inspectRepo(client: ApiClient, ref: RepoRef, signal?: AbortSignal) {
+  return client.unaryOrNull<RepoInfo>(PFS, 'InspectRepo', { repo: repoMessage(ref) }, signal);
+}
+
+export function createRepo(
+  client: ApiClient,
+  args: RepoRef & { description?: string; update?: boolean },
+) {
+  return client.unary<object>(PFS, 'CreateRepo', {
+    repo: repoMessage(args),
+    description: args.description ?? '',
+    update: args.update ?? false,
+  });
+}
+
+export function deleteRepo(client: ApiClient, ref: RepoRef, force = false) {
+  return client.unary<{ deleted: boolean }>(PFS, 'DeleteRepo', { repo: repoMessage(ref), force });
+}
+
+// Branches
+
+export function listBranches(client: ApiClient, ref: RepoRef, signal?: AbortSignal) {
+  return client.collect<BranchInfo>(PFS, 'ListBranch', { repo: repoMessage(ref) }, signal);
+}
+
+export function createBranch(client: ApiClient, args: BranchRef & { headCommitId?: string }) {
+  const repo = repoMessage(args);
+  return client.unary<object>(PFS, 'CreateBranch', {
+    branch: { repo, name: args.branch },
+    head: args.headCommitId ? { repo, id: args.headCommitId } : null,
+  });
+}
+
+// Commits
+
+export interface ListCommitsArgs extends RepoRef {
+  /** Walk back from this commit or branch head. */
+  to?: CommitRef;
+  /** At most this many commits (0 = no limit). */
+  number?: number;
+  reverse?: boolean;
+  all?: boolean;
+  originKind?: OriginKind;
+}
+
+export function listCommits(client: ApiClient, args: ListCommitsArgs, signal?: AbortSignal) {
+  return client.collect<CommitInfo>(
+    PFS,
+    'ListCommit',
+    {
+      repo: repoMessage(args),
+      to: args.to ? commitMessage(args.to) : null,
+      number: String(args.number ?? 0),
+      reverse: args.reverse ?? false,
+      all: args.all ?? false,
+      ...(args.originKind ? { originKind: args.originKind } : {}),
+    },
+    signal,
+  );
+}
+
+export function inspectCommit(
+  client: ApiClient,
+  ref: CommitRef,
+  wait?: CommitState,
+  signal?: AbortSignal,
+) {
+  return client.unaryOrNull<CommitInfo>(
+    PFS,
+    'InspectCommit',
+    { commit: commitMessage(ref), ...(wait ? { wait } : {}) },
+    signal,
+  );
+}
+
+export function startCommit(
+  client: ApiClient,
+  args: BranchRef & { description?: string; parentCommitId?: string },
+) {
+  const repo = repoMessage(args);
+  return client.unary<Commit>(PFS, 'StartCommit', {
+    branch: { repo, name: args.branch },
+    parent: args.parentCommitId ? { repo, id: args.parentCommitId } : null,
+    description: args.description ?? '',
+  });
+}
+
+export function finishCommit(
+  client: ApiClient,
+  ref: CommitRef,
+  args: { description?: string; error?: string; force?: boolean } = {},
+) {
+  return client.unary<object>(PFS, 'FinishCommit', {
+    commit: commitMessage(ref),
+    description: args.description ?? '',
+    error: args.error ?? '',
+    force: args.force ?? false,
+  });
+}
+
+// Files
+
+export interface FilesPage {
+  files: FileInfo[];
+  /** Path to pass as `marker` for the next page; null on the last page. */
+  nextMarker: string | null;
+}
+
+/**
+ * One page of a folder listing. Asks for one entry more than `number` so that the last page is
+ * known without an extra empty request.
+ */
+export async function listFilesPage(
+  client: ApiClient,
+  args: FileRef & { marker?: string | null; number: number },
+  signal?: AbortSignal,
+): Promise<FilesPage> {
+  const commit = commitMessage(args);
+  const files = await client.collect<FileInfo>(
+    PFS,
+    'ListFile',
+    {
+      file: { commit, path: args.path },
+      paginationMarker: args.marker ? { commit, path: args.marker } : null,
+      number: String(args.number + 1),
+    },
+    signal,
+  );
+  const hasMore = files.length > args.number;
+  const page = hasMore ? files.slice(0, args.number) : files;
+  return { files: page, nextMarker: hasMore ? (page[page.length - 1]?.file.path ?? null) : null };
+}
+
+export function inspectFile(client: ApiClient, ref: FileRef, signal?: AbortSignal) {
+  return client.unaryOrNull<FileInfo>(PFS, 'InspectFile', { file: fileMessage(ref) }, signal);
+}
+
+export function globFile(
+  client: ApiClient,
+  ref: CommitRef & { pattern: string },
+  signal?: AbortSignal,
+) {
+  return client.collect<FileInfo>(
+    PFS,
+    'GlobFile',
+    { commit: commitMessage(ref), pattern: ref.pattern },
+    signal,
+  );
+}
+
+export function walkFile(
+  client: ApiClient,
+  args: FileRef & { number?: number },
+  signal?: AbortSignal,
+) {
+  return client.collect<FileInfo>(
+    PFS,
+    'WalkFile',
+    { file: fileMessage(args), number: String(args.number ?? 0) },
+    signal,
+  );
+}
+
+export function diffFile(
+  client: ApiClient,
+  args: { newFile: FileRef; oldFile?: FileRef; shallow?: boolean },
+  signal?: AbortSignal,
+) {
+  return client.collect<DiffFileResponse>(
+    PFS,
+    'DiffFile',
+    {
+      newFile: fileMessage(args.newFile),
+      oldFile: args.oldFile ? fileMessage(args.oldFile) : null,
+      shallow: args.shallow ?? false,
+    },
+    signal,
+  );
+}
+
+/** A file's bytes through GetFile (a stream of base64 chunks). */
+export async function getFileBytes(
+  client: ApiClient,
+  ref: FileRef,
+  signal?: AbortSignal,
+): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of client.stream<string>(
+    PFS,
+    'GetFile',
+    { file: fileMessage(ref) },
+    signal,
+  )) {
+    chunks.push(base64ToBytes(chunk));
+  }
+  const bytes = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.length, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return bytes;
+}
+
+/** ModifyFile: an NDJSON request body that starts with `setCommit`, then the operations. */
+export function encodeModifyFile(ref: CommitRef, ops: ModifyFileOp[]): string {
+  return [{ setCommit: commitMessage(ref) }, ...ops]
+    .map((message) => JSON.stringify(message) + '\n')
+    .join('');
+}
+
+export function modifyFile(
+  client: ApiClient,
+  ref: CommitRef,
+  ops: ModifyFileOp[],
+  signal?: AbortSignal,
+) {
+  return client.send<object>(PFS, 'ModifyFile', encodeModifyFile(ref, ops), signal);
+}
+
+/** The server's download URL for a file or folder (a folder downloads as a tar archive). */
+export function fileUrl(
+  args: { project: string; repo: string; commitId: string; path: string; download?: boolean },
+  baseUrl = '',
+): string {
+  const segments = args.path
+    .split('/')
+    .filter((segment) => segment !== '')
+    .map(encodeURIComponent);
+  const base = [args.project, args.repo, args.commitId].map(encodeURIComponent).join('/');
+  return `${baseUrl}/files/${base}/${segments.join('/')}${args.download ? '?download=1' : ''}`;
+}

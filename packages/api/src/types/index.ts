@@ -1,0 +1,4 @@
+export * from './pfs.ts';
+export * from './version.ts';
+export * from './admin.ts';
+export * from './metadata.ts';

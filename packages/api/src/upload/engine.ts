@@ -1,0 +1,208 @@
+import { GENERIC_FETCH_ERROR, fetchErrorMessage } from '../fetch.ts';
+import {
+  DEFAULT_UPLOAD_BRANCH,
+  DEFAULT_UPLOAD_PATH,
+  UPLOAD_FAILED_MESSAGE,
+  UPLOAD_PROJECT_ID,
+  chunkCount,
+  chunkProgress,
+  chunkRange,
+  distinctUploadIds,
+  groupByDirPath,
+  joinUploadPath,
+  missingChunks,
+  type UploadItem,
+} from './item.ts';
+
+/** How the engine reaches the server; works with browsers' fetch and Node 20's. */
+export interface UploadTransport {
+  /** Origin in front of `/upload/...`; '' means same origin. */
+  baseUrl?: string;
+  fetch?: typeof fetch;
+}
+
+export interface StartUploadsArgs extends UploadTransport {
+  items: readonly UploadItem[];
+  repo: string;
+  path?: string;
+  branch?: string;
+  projectId?: string;
+  description?: string;
+  /** Called with a fresh snapshot of every item after each change. */
+  onProgress?: (items: UploadItem[]) => void;
+}
+
+export interface UploadRun {
+  items: UploadItem[];
+  /** The message to show when the run stopped on a failure; null when every file was sent. */
+  error: string | null;
+}
+
+class UploadFailure extends Error {}
+
+/**
+ * Sends files: one `/upload/start` per distinct dirPath, then each file's chunks one after another
+ * as multipart posts. A failed call stops the run; a failed chunk aborts its request and marks
+ * that file `error`, keeping the percent reached.
+ */
+export async function startUploads(args: StartUploadsArgs): Promise<UploadRun> {
+  const items = args.items.map((item) => ({ ...item }));
+  const report = () => args.onProgress?.(items.map((item) => ({ ...item })));
+  try {
+    for (const [dirPath, group] of groupByDirPath(items)) {
+      const uploadId = await startSession(
+        args,
+        joinUploadPath(args.path ?? DEFAULT_UPLOAD_PATH, dirPath),
+      );
+      for (const item of group) item.uploadId = uploadId;
+      report();
+      for (const item of group) {
+        if (item.status === 'success') continue;
+        await sendChunks(item, allChunks(item), args, report);
+      }
+    }
+    return { items, error: null };
+  } catch (err) {
+    return { items, error: err instanceof UploadFailure ? err.message : UPLOAD_FAILED_MESSAGE };
+  }
+}
+
+/** Finishes each distinct upload session once. Resolves with the failure message or null. */
+export async function finishUploads(
+  args: UploadTransport & {
+    uploadIds: readonly string[] | readonly UploadItem[];
+    description?: string;
+  },
+): Promise<string | null> {
+  const ids =
+    typeof args.uploadIds[0] === 'object'
+      ? distinctUploadIds(args.uploadIds as readonly UploadItem[])
+      : [...new Set(args.uploadIds as readonly string[])];
+  try {
+    for (const uploadId of ids) {
+      await postJson(args, '/upload/finish', { uploadId, description: args.description ?? '' });
+    }
+    return null;
+  } catch {
+    return UPLOAD_FAILED_MESSAGE;
+  }
+}
+
+/** Asks the server which chunks of an item's session arrived and sends only the missing ones. */
+export async function resumeFile(
+  item: UploadItem,
+  args: UploadTransport & { onProgress?: (item: UploadItem) => void },
+): Promise<UploadRun> {
+  const current = { ...item };
+  const report = () => args.onProgress?.({ ...current });
+  try {
+    const response = await doFetch(args)(
+      `${args.baseUrl ?? ''}/upload/status?uploadId=${encodeURIComponent(item.uploadId)}`,
+      { credentials: 'include' },
+    );
+    if (!response.ok) throw new UploadFailure(uploadErrorMessage(await response.text()));
+    const status = (await response.json()) as UploadStatusResponse;
+    const received = status.files.find((file) => file.fileName === item.file.name)?.received ?? [];
+    const total = chunkCount(item.file.size);
+    await sendChunks(current, missingChunks(total, received), args, report);
+    return { items: [current], error: null };
+  } catch (err) {
+    return {
+      items: [current],
+      error: err instanceof UploadFailure ? err.message : UPLOAD_FAILED_MESSAGE,
+    };
+  }
+}
+
+/** `GET /upload/status?uploadId=` answer: per file, the chunk indexes the server holds. */
+export interface UploadStatusResponse {
+  uploadId: string;
+  files: Array<{ fileName: string; chunkTotal: number; received: number[] }>;
+}
+
+function allChunks(item: UploadItem): number[] {
+  return Array.from({ length: chunkCount(item.file.size) }, (_, index) => index);
+}
+
+async function startSession(args: StartUploadsArgs, path: string): Promise<string> {
+  const body = (await postJson(args, '/upload/start', {
+    path,
+    repo: args.repo,
+    branch: args.branch ?? DEFAULT_UPLOAD_BRANCH,
+    description: args.description ?? '',
+    projectId: args.projectId ?? UPLOAD_PROJECT_ID,
+  })) as { uploadId?: unknown };
+  if (typeof body.uploadId !== 'string' || body.uploadId === '')
+    throw new UploadFailure(UPLOAD_FAILED_MESSAGE);
+  return body.uploadId;
+}
+
+async function sendChunks(
+  item: UploadItem,
+  chunks: number[],
+  transport: UploadTransport,
+  report: () => void,
+) {
+  const total = chunkCount(item.file.size);
+  let sent = total - chunks.length;
+  item.controller = new AbortController();
+  item.status = 'loading';
+  report();
+  for (const index of chunks) {
+    const { start, end } = chunkRange(index, item.file.size);
+    const form = new FormData();
+    form.append('uploadId', item.uploadId);
+    form.append('fileName', item.file.name);
+    form.append('chunkTotal', String(total));
+    form.append('currentChunk', String(index));
+    form.append('file', item.file.slice(start, end), item.file.name);
+    try {
+      const response = await doFetch(transport)(`${transport.baseUrl ?? ''}/upload`, {
+        method: 'POST',
+        body: form,
+        credentials: 'include',
+        signal: item.controller.signal,
+      });
+      if (!response.ok) throw new UploadFailure(uploadErrorMessage(await response.text()));
+    } catch (err) {
+      item.controller.abort();
+      item.status = 'error';
+      report();
+      throw err instanceof UploadFailure ? err : new UploadFailure(UPLOAD_FAILED_MESSAGE);
+    }
+    sent += 1;
+    item.progress = chunkProgress(sent, total);
+    if (item.progress === 100) item.status = 'success';
+    report();
+  }
+  item.controller = null;
+  item.status = 'success';
+  item.progress = 100;
+  report();
+}
+
+async function postJson(transport: UploadTransport, path: string, body: unknown): Promise<unknown> {
+  const response = await doFetch(transport)(`${transport.baseUrl ?? ''}${path}`, {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new UploadFailure(uploadErrorMessage(text));
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return {};
+  }
+}
+
+/** The server's error text, or 'upload file failed.' when it gave none. */
+function uploadErrorMessage(text: string): string {
+  const message = fetchErrorMessage(text);
+  return message === GENERIC_FETCH_ERROR ? UPLOAD_FAILED_MESSAGE : message;
+}
+
+function doFetch(transport: UploadTransport): typeof fetch {
+  return transport.fetch ?? ((input, init) => globalThis.fetch(input, init));
+}

@@ -1,0 +1,2 @@
+export * from './item.ts';
+export * from './engine.ts';
