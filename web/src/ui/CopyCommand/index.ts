@@ -1,0 +1,2 @@
+export { CopyCommand, COMMAND_COPIED_MESSAGE } from './CopyCommand';
+export type { CopyCommandProps } from './CopyCommand';

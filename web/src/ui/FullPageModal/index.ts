@@ -1,0 +1,2 @@
+export { FullPageModal } from './FullPageModal';
+export type { FullPageModalProps } from './FullPageModal';

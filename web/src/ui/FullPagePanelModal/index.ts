@@ -1,0 +1,2 @@
+export { FullPagePanelModal } from './FullPagePanelModal';
+export type { FullPagePanelModalProps } from './FullPagePanelModal';

@@ -1,0 +1,2 @@
+export { StatusBanner } from './StatusBanner';
+export type { StatusBannerProps, StatusBannerVariant } from './StatusBanner';

@@ -1,0 +1,2 @@
+export { Tabs, RouteTabs, DEFAULT_TAB_PARAM } from './Tabs';
+export type { TabItem, TabsProps, RouteTabsProps } from './Tabs';
