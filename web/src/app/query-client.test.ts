@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { createQueryClient, retryDelay } from './query-client.ts';
+
+describe('retryDelay', () => {
+  it.each([
+    [0, 1000],
+    [1, 2000],
+    [2, 4000],
+    [4, 16000],
+    [5, 30000],
+    [10, 30000],
+  ])('attempt %i waits %i ms', (attempt, expected) => {
+    expect(retryDelay(attempt)).toBe(expected);
+  });
+});
+
+describe('createQueryClient', () => {
+  it('retries 3 times, never refetches on focus and keeps unused data 5 minutes', () => {
+    const defaults = createQueryClient().getDefaultOptions().queries;
+    expect(defaults).toMatchObject({ retry: 3, refetchOnWindowFocus: false, gcTime: 300_000 });
+  });
+});

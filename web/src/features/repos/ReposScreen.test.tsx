@@ -1,0 +1,77 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { BranchInfo, RepoInfo } from '@ivory/api';
+import { createFakeApiClient } from '../../test/fake-api-client.ts';
+import { renderApp } from '../../test/render.tsx';
+import { testIds } from '../../test-ids.ts';
+
+const repoOf = (name: string) => ({ name, type: 'user', project: { name: 'default' } });
+
+function repoInfo(name: string, sizeBytes: string, created: string): RepoInfo {
+  return {
+    repo: repoOf(name),
+    created,
+    sizeBytesUpperBound: sizeBytes,
+    description: `${name} repo`,
+    branches: [{ repo: repoOf(name), name: 'master' }],
+    authInfo: null,
+    details: { sizeBytes },
+    metadata: {},
+  };
+}
+
+function branchInfo(name: string, headId: string): BranchInfo {
+  return {
+    branch: { repo: repoOf('images'), name },
+    head: { repo: repoOf('images'), id: headId },
+    provenance: [],
+    subvenance: [],
+    directProvenance: [],
+    trigger: null,
+    metadata: {},
+    createdBy: '',
+    createdAt: null,
+    updatedAt: null,
+  };
+}
+
+describe('repos list', () => {
+  it('lists repos sorted by name, each linking to its latest commit', async () => {
+    const client = createFakeApiClient({
+      'pfs_v2.API/ListRepo': () => [
+        repoInfo('samples', '10', '2025-01-02T00:00:00Z'),
+        repoInfo('images', '2000', '2025-01-01T00:00:00Z'),
+      ],
+    });
+    renderApp('/project/default/repos', client);
+    const rows = await screen.findAllByTestId(testIds.repoRow);
+    expect(rows.map((row) => within(row).getAllByRole('cell')[0]?.textContent)).toEqual([
+      'images',
+      'samples',
+    ]);
+    expect(within(rows[0] as HTMLElement).getByRole('link', { name: 'images' })).toHaveAttribute(
+      'href',
+      '/project/default/repos/images/latest',
+    );
+    expect(rows[0]).toHaveTextContent('2.00 kB');
+  });
+});
+
+describe('latest commit', () => {
+  it('redirects to the head of master, else of the first branch', async () => {
+    const client = createFakeApiClient({
+      'pfs_v2.API/ListBranch': () => [branchInfo('dev', 'd1'), branchInfo('master', 'm1')],
+      'pfs_v2.API/InspectCommit': () => ({
+        commit: { repo: repoOf('images'), id: 'm1' },
+        details: null,
+      }),
+      'pfs_v2.API/ListCommit': () => [],
+      'pfs_v2.API/ListFile': () => [],
+    });
+    const { router } = renderApp('/project/default/repos/images/latest', client);
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe('/project/default/repos/images/commit/m1'),
+    );
+    expect(await screen.findByTestId(testIds.fileList)).toBeInTheDocument();
+  });
+});
