@@ -1,0 +1,36 @@
+import { defineConfig } from '@playwright/test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromiumArgs, CHROMIUM_PATH } from './support/chromium.ts';
+
+// The suite runs against the real built server (web/dist served by server/src/main.ts) with a
+// fresh data dir, so the demo project is seeded exactly as a new user sees it.
+const port = Number(process.env.E2E_PORT ?? 4311);
+const dataDir = mkdtempSync(join(tmpdir(), 'ivory-e2e-'));
+const repoRoot = join(import.meta.dirname, '..');
+
+export default defineConfig({
+  testDir: './specs',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: process.env.CI ? 'list' : 'list',
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    browserName: 'chromium',
+    launchOptions: { executablePath: CHROMIUM_PATH, args: chromiumArgs },
+    acceptDownloads: true,
+    trace: 'retain-on-failure',
+  },
+  webServer: {
+    command: 'node --import tsx server/src/main.ts',
+    cwd: repoRoot,
+    url: `http://127.0.0.1:${port}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: { PORT: String(port), IVORY_DATA_DIR: dataDir, IVORY_LOG_LEVEL: 'warn' },
+  },
+});
