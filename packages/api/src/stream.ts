@@ -15,17 +15,26 @@ export async function* readNdjson<T>(response: Response): AsyncGenerator<T, void
 
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
-  let buffered = '';
+  // Text of the line being received, in pieces: a long line (a GetFile chunk is about 1.4 MB of
+  // base64) arrives in many reads, and only each new piece is searched for the newline.
+  let pending: string[] = [];
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      buffered += done ? decoder.decode() : decoder.decode(value, { stream: true });
-      const lines = buffered.split('\n');
-      buffered = done ? '' : (lines.pop() ?? '');
-      for (const line of lines) {
+      let text = done ? decoder.decode() : decoder.decode(value, { stream: true });
+      for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n')) {
+        pending.push(text.slice(0, newline));
+        text = text.slice(newline + 1);
+        const line = pending.join('');
+        pending = [];
         if (line.trim() !== '') yield resultOf<T>(line, response.status);
       }
-      if (done) return;
+      if (text !== '') pending.push(text);
+      if (done) {
+        const last = pending.join('');
+        if (last.trim() !== '') yield resultOf<T>(last, response.status);
+        return;
+      }
     }
   } finally {
     reader.releaseLock();
