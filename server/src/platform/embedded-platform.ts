@@ -7,6 +7,7 @@ import { CommitEvents } from './pfs/commit-events.ts';
 import { registerPfsApi } from './pfs/pfs-api.ts';
 import { PfsStore } from './pfs/pfs-store.ts';
 import type { MethodRegistry } from './platform.ts';
+import { openPps, type Pps } from './pps/index.ts';
 import { BlobStore } from './storage/blob-store.ts';
 import { openDatabase, type Db } from './storage/database.ts';
 import { registerVersionApi } from './version-api.ts';
@@ -19,7 +20,10 @@ export interface EmbeddedPlatform {
   events: CommitEvents;
   cluster: Cluster;
   methods: MethodRegistry;
-  close(): void;
+  /** The pipeline engine; its runner starts with `pps.start()` (after seeding). */
+  pps: Pps;
+  /** Stops running jobs (they resume on the next start) and closes the database. */
+  close(): Promise<void>;
 }
 
 export async function openEmbeddedPlatform(options: {
@@ -39,5 +43,18 @@ export async function openEmbeddedPlatform(options: {
   registerAdminApi(methods, cluster);
   registerMetadataApi(methods, pfs, cluster);
   registerAuthOffApi(methods);
-  return { db, blobs, pfs, events, cluster, methods, close: () => db.close() };
+  const pps = openPps({ db, dataDir: options.dataDir, pfs, blobs, events, methods });
+  return {
+    db,
+    blobs,
+    pfs,
+    events,
+    cluster,
+    methods,
+    pps,
+    async close() {
+      await pps.close();
+      db.close();
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import type { NewFile, PfsStore } from '../platform/pfs/pfs-store.ts';
 import type { RepoRow } from '../platform/pfs/rows.ts';
+import type { Pps } from '../platform/pps/index.ts';
 import type { BlobStore } from '../platform/storage/blob-store.ts';
 import { renderPng } from './png.ts';
 
@@ -27,7 +28,43 @@ const irisV2 = `${irisV1}6.3,3.3,6.0,2.5,virginica
 `;
 
 /** Seeds a small demo project the first time the server starts with an empty database. */
-export async function seedDemo(pfs: PfsStore, blobs: BlobStore): Promise<boolean> {
+/** The demo DAG: samples → row-counts (a datum per data file) → summary (one datum). */
+export const demoPipelines = [
+  {
+    pipeline: { name: 'row-counts', project: { name: 'default' } },
+    description: 'Counts the lines of each data file in samples',
+    transform: {
+      image: 'alpine:3.20',
+      cmd: ['sh'],
+      stdin: [
+        'for f in /pfs/samples/data/*; do',
+        '  name=$(basename "$f")',
+        '  n=$(wc -l < "$f" | tr -d " ")',
+        '  echo "$name has $n lines"',
+        '  echo "$n" > /pfs/out/"$name".count',
+        'done',
+      ],
+    },
+    input: { pfs: { repo: 'samples', glob: '/data/*' } },
+  },
+  {
+    pipeline: { name: 'summary', project: { name: 'default' } },
+    description: 'Adds up the line counts',
+    transform: {
+      image: 'alpine:3.20',
+      cmd: ['sh'],
+      stdin: [
+        'total=0',
+        'for f in /pfs/row-counts/*.count; do total=$((total + $(cat "$f"))); done',
+        'echo "$total" > /pfs/out/total-lines.txt',
+        'echo "total lines: $total"',
+      ],
+    },
+    input: { pfs: { repo: 'row-counts', glob: '/' } },
+  },
+];
+
+export async function seedDemo(pfs: PfsStore, blobs: BlobStore, pps?: Pps): Promise<boolean> {
   if (pfs.listProjects().length > 0) return false;
 
   async function land(
@@ -81,5 +118,8 @@ export async function seedDemo(pfs: PfsStore, blobs: BlobStore): Promise<boolean
   });
   pfs.createBranch(samples, 'dev', samplesHead, []);
   await land(samples, 'master', 'Remove the 2023 archive', {}, ['/data/archive/2023/values.csv']);
+  // Their first jobs run as soon as the pipeline runner starts.
+  for (const spec of pps ? demoPipelines : [])
+    await pps?.pipelines.create(spec, { update: false, reprocess: false, dryRun: false });
   return true;
 }

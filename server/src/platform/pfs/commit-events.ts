@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { CommitRow } from './rows.ts';
 
 /** In-process notifications that a commit started or finished (for Subscribe/wait calls). */
 export class CommitEvents {
@@ -10,6 +11,17 @@ export class CommitEvents {
 
   notify(): void {
     this.emitter.emit('change');
+  }
+
+  /** Announces a commit that has just finished (pipelines start jobs on it). */
+  finished(commit: CommitRow): void {
+    this.emitter.emit('finished', commit);
+  }
+
+  /** Calls `listener` synchronously for every commit that finishes. */
+  onFinished(listener: (commit: CommitRow) => void): () => void {
+    this.emitter.on('finished', listener);
+    return () => this.emitter.off('finished', listener);
   }
 
   /** Resolves at the next change, when the signal aborts, or after `timeoutMs`. */

@@ -2,7 +2,7 @@
  * Shell-style glob over slash-separated paths: `*` and `?` stay within one segment, `**` spans
  * any depth, `[...]` is a character class. Matches a path without its trailing slash.
  */
-export function globToRegExp(pattern: string): RegExp {
+export function globToRegExp(pattern: string, options: { captureGroups?: boolean } = {}): RegExp {
   const normalised = '/' + pattern.replace(/^\/+/, '').replace(/\/+$/, '');
   let source = '';
   for (let i = 0; i < normalised.length; i++) {
@@ -31,6 +31,9 @@ export function globToRegExp(pattern: string): RegExp {
         source += '[' + body.replace(/\\/g, '\\\\') + ']';
         i = close;
       }
+    } else if (options.captureGroups && (char === '(' || char === ')')) {
+      // Pipelines' joinOn / groupBy refer to parenthesised parts of the glob as $1, $2...
+      source += char;
     } else {
       source += char.replace(/[.+^${}()|\\]/g, '\\$&');
     }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { failedPrecondition, invalidArgument, unimplemented } from '../../errors.ts';
 import { readObject, readString } from '../../http/wire.ts';
 import type { BlobStore, BlobWriter } from '../storage/blob-store.ts';
@@ -20,26 +21,58 @@ export async function modifyFile(
 ): Promise<object> {
   let target: CommitRow | null = null;
   const autoFinish: CommitRow[] = [];
-  const pending = new Map<string, BlobWriter>();
+  const pending = new Map<string, PendingFile>();
 
   const requireTarget = (): CommitRow => {
     if (!target) throw invalidArgument('ModifyFile needs a setCommit message first');
     return target;
   };
 
-  /** Makes the pending blobs durable, then records all their files in one transaction. */
+  /**
+   * Makes the pending blobs durable, then records all their files in one transaction. Small
+   * files were kept in memory: each distinct content is written (and fsynced) once, so many
+   * files with the same bytes cost one blob write.
+   */
   async function flush(): Promise<void> {
     const files: NewFile[] = [];
-    for (const [path, writer] of pending) {
+    const written = new Map<string, number>();
+    for (const [path, file] of pending) {
       pending.delete(path);
-      const blob = await writer.finish();
-      files.push({ path, hash: blob.hash, sizeBytes: blob.sizeBytes });
+      if (file.writer) {
+        const blob = await file.writer.finish();
+        files.push({ path, hash: blob.hash, sizeBytes: blob.sizeBytes });
+        continue;
+      }
+      const bytes = Buffer.concat(file.chunks);
+      const hash = createHash('sha256').update(bytes).digest('hex');
+      if (!written.has(hash)) {
+        if (!(await blobs.has(hash))) await blobs.writeBytes(bytes);
+        written.set(hash, bytes.length);
+      }
+      files.push({ path, hash, sizeBytes: bytes.length });
     }
     if (files.length === 0) return;
     const commit = requireTarget();
     store.transaction(() => {
       for (const file of files) store.putFile(commit, file);
     });
+  }
+
+  /** Appends bytes to a path's pending file; past SMALL_FILE_BYTES it moves to a temp file. */
+  async function append(path: string, bytes: Buffer): Promise<void> {
+    let file = pending.get(path);
+    if (!file) {
+      file = { chunks: [], size: 0, writer: null };
+      pending.set(path, file);
+    }
+    if (!file.writer && file.size + bytes.length > SMALL_FILE_BYTES) {
+      file.writer = await blobs.createWriter();
+      for (const chunk of file.chunks) await file.writer.write(chunk);
+      file.chunks = [];
+    }
+    if (file.writer) await file.writer.write(bytes);
+    else file.chunks.push(bytes);
+    file.size += bytes.length;
   }
 
   try {
@@ -56,13 +89,7 @@ export async function modifyFile(
         const path = normalisePath(readString(addFile.path, 'addFile.path'));
         if (path === '/') throw invalidArgument('addFile.path must name a file');
         requireTarget();
-        const bytes = Buffer.from(readString(addFile.raw, 'addFile.raw'), 'base64');
-        let writer = pending.get(path);
-        if (!writer) {
-          writer = await blobs.createWriter();
-          pending.set(path, writer);
-        }
-        await writer.write(bytes);
+        await append(path, Buffer.from(readString(addFile.raw, 'addFile.raw'), 'base64'));
       } else if (message.deleteFile !== undefined) {
         await flush();
         const path = normalisePath(
@@ -86,9 +113,19 @@ export async function modifyFile(
     for (const commit of autoFinish) store.finishCommit(commit, '', '');
     return {};
   } catch (error) {
-    await Promise.all([...pending.values()].map((writer) => writer.abort()));
+    await Promise.all([...pending.values()].map((file) => file.writer?.abort()));
     throw error;
   }
+}
+
+/** Files up to this size wait in memory until the flush (one blob write per distinct content). */
+const SMALL_FILE_BYTES = 256 * 1024;
+
+interface PendingFile {
+  chunks: Buffer[];
+  size: number;
+  /** Set once the file outgrew memory. */
+  writer: BlobWriter | null;
 }
 
 function openCommitFor(store: PfsStore, value: unknown, autoFinish: CommitRow[]): CommitRow {

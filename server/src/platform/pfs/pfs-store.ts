@@ -307,6 +307,7 @@ export class PfsStore {
     explicitParent: CommitRow | null,
     description: string,
     origin: OriginKind = 'USER',
+    id: string = newCommitId(),
   ): CommitRow {
     if (branchName) validateName('branch', branchName);
     const commit = this.transaction(() => {
@@ -316,7 +317,7 @@ export class PfsStore {
         throw failedPrecondition(`branch ${branchName} already has an open commit ${head.id}`);
       }
       const parent = explicitParent ?? head;
-      const rowid = this.insertCommit(repo, branchName || null, parent, description, origin);
+      const rowid = this.insertCommit(repo, branchName || null, parent, description, origin, id);
       if (branchName) {
         const now = Date.now();
         this.db
@@ -338,21 +339,14 @@ export class PfsStore {
     parent: CommitRow | null,
     description: string,
     origin: OriginKind,
+    id: string = newCommitId(),
   ): number {
     const result = this.db
       .prepare(
         `INSERT INTO commits (repo_id, id, branch_name, parent_rowid, origin, description, started_at)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(
-        repo.id,
-        newCommitId(),
-        branchName,
-        parent?.rowid ?? null,
-        origin,
-        description,
-        Date.now(),
-      );
+      .run(repo.id, id, branchName, parent?.rowid ?? null, origin, description, Date.now());
     const rowid = Number(result.lastInsertRowid);
     if (parent) {
       this.db
@@ -372,6 +366,59 @@ export class PfsStore {
       this.finishCommitRow(current, description, error);
     });
     this.events.notify();
+    this.events.finished(this.commitByRowid(commit.rowid));
+  }
+
+  /**
+   * Replaces every file of an open commit and finishes it, in one transaction (pipeline output
+   * commits); `alsoInTransaction` runs inside it (e.g. to record the job's end).
+   */
+  finishCommitWithFiles(
+    commit: CommitRow,
+    files: NewFile[],
+    error: string,
+    alsoInTransaction?: () => void,
+  ): void {
+    this.transaction(() => {
+      const current = this.commitByRowid(commit.rowid);
+      if (!isOpen(current)) throw failedPrecondition(`commit ${commit.id} is already finished`);
+      this.db.prepare('DELETE FROM files WHERE commit_rowid = ?').run(commit.rowid);
+      for (const file of files) this.putFile(current, file);
+      this.finishCommitRow(current, '', error);
+      alsoInTransaction?.();
+    });
+    this.events.notify();
+    this.events.finished(this.commitByRowid(commit.rowid));
+  }
+
+  /** Records that `commit` was computed from `from` (pipeline output ← input commits). */
+  addProvenance(commit: CommitRow, from: CommitRow[]): void {
+    const insert = this.db.prepare(
+      'INSERT OR IGNORE INTO commit_provenance (commit_rowid, from_rowid) VALUES (?, ?)',
+    );
+    this.transaction(() => {
+      for (const source of from) insert.run(commit.rowid, source.rowid);
+    });
+  }
+
+  /** Commits `commit` was computed from. */
+  directProvenance(commit: CommitRow): CommitRow[] {
+    return this.db
+      .prepare(
+        `SELECT c.rowid, c.* FROM commit_provenance p JOIN commits c ON c.rowid = p.from_rowid
+         WHERE p.commit_rowid = ? ORDER BY c.rowid`,
+      )
+      .all(commit.rowid) as CommitRow[];
+  }
+
+  /** Commits computed from `commit`. */
+  directSubvenance(commit: CommitRow): CommitRow[] {
+    return this.db
+      .prepare(
+        `SELECT c.rowid, c.* FROM commit_provenance p JOIN commits c ON c.rowid = p.commit_rowid
+         WHERE p.from_rowid = ? ORDER BY c.rowid`,
+      )
+      .all(commit.rowid) as CommitRow[];
   }
 
   private finishCommitRow(commit: CommitRow, description: string, error: string): void {
@@ -413,6 +460,7 @@ export class PfsStore {
       return this.commitByRowid(open.rowid);
     });
     this.events.notify();
+    this.events.finished(commit);
     return commit;
   }
 

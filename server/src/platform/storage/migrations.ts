@@ -91,4 +91,108 @@ export const migrations: readonly string[] = [
     FOREIGN KEY (upload_id, file_name) REFERENCES upload_files(upload_id, file_name) ON DELETE CASCADE
   );
   `,
+  // 2: pipelines (pps): provenance between commits, pipeline versions, jobs, datums, logs,
+  // secrets and defaults.
+  `
+  CREATE TABLE commit_provenance (
+    commit_rowid INTEGER NOT NULL REFERENCES commits(rowid) ON DELETE CASCADE,
+    from_rowid INTEGER NOT NULL REFERENCES commits(rowid) ON DELETE CASCADE,
+    PRIMARY KEY (commit_rowid, from_rowid)
+  ) WITHOUT ROWID;
+  CREATE INDEX commit_subvenance ON commit_provenance(from_rowid);
+
+  CREATE TABLE pps_pipelines (
+    project TEXT NOT NULL,
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    user_spec TEXT NOT NULL,
+    effective_spec TEXT NOT NULL,
+    salt TEXT NOT NULL,
+    spec_commit_id TEXT NOT NULL DEFAULT '',
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (project, name, version)
+  );
+
+  CREATE TABLE pps_pipeline_state (
+    project TEXT NOT NULL,
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    stopped INTEGER NOT NULL DEFAULT 0,
+    failure TEXT NOT NULL DEFAULT '',
+    last_job_state TEXT NOT NULL DEFAULT 'JOB_STATE_UNKNOWN',
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (project, name)
+  );
+
+  CREATE TABLE pps_jobs (
+    rowid INTEGER PRIMARY KEY,
+    project TEXT NOT NULL,
+    pipeline TEXT NOT NULL,
+    id TEXT NOT NULL,
+    pipeline_version INTEGER NOT NULL,
+    salt TEXT NOT NULL,
+    state TEXT NOT NULL,
+    reason TEXT NOT NULL DEFAULT '',
+    input_commits TEXT NOT NULL DEFAULT '',
+    output_commit_rowid INTEGER,
+    restart INTEGER NOT NULL DEFAULT 0,
+    data_processed INTEGER NOT NULL DEFAULT 0,
+    data_skipped INTEGER NOT NULL DEFAULT 0,
+    data_failed INTEGER NOT NULL DEFAULT 0,
+    data_recovered INTEGER NOT NULL DEFAULT 0,
+    data_total INTEGER NOT NULL DEFAULT 0,
+    stats TEXT NOT NULL DEFAULT '{}',
+    created_at INTEGER NOT NULL,
+    started_at INTEGER,
+    finished_at INTEGER,
+    UNIQUE (project, pipeline, id)
+  );
+  CREATE INDEX pps_jobs_by_id ON pps_jobs(id);
+  CREATE INDEX pps_jobs_by_state ON pps_jobs(state);
+
+  CREATE TABLE pps_datums (
+    job_rowid INTEGER NOT NULL REFERENCES pps_jobs(rowid) ON DELETE CASCADE,
+    id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    reason TEXT NOT NULL DEFAULT '',
+    data TEXT NOT NULL,
+    output TEXT,
+    stored INTEGER NOT NULL DEFAULT 0,
+    stats TEXT NOT NULL DEFAULT '{}',
+    started_at INTEGER,
+    finished_at INTEGER,
+    PRIMARY KEY (job_rowid, id)
+  ) WITHOUT ROWID;
+  CREATE INDEX pps_datums_by_id ON pps_datums(id, state);
+
+  CREATE TABLE pps_logs (
+    id INTEGER PRIMARY KEY,
+    project TEXT NOT NULL,
+    pipeline TEXT NOT NULL,
+    job_id TEXT NOT NULL,
+    datum_id TEXT NOT NULL,
+    user INTEGER NOT NULL,
+    master INTEGER NOT NULL,
+    ts INTEGER NOT NULL,
+    message TEXT NOT NULL
+  );
+  CREATE INDEX pps_logs_by_pipeline ON pps_logs(project, pipeline, id);
+  CREATE INDEX pps_logs_by_job ON pps_logs(job_id, id);
+
+  CREATE TABLE pps_secrets (
+    name TEXT PRIMARY KEY,
+    type TEXT NOT NULL,
+    labels TEXT NOT NULL DEFAULT '{}',
+    sealed BLOB NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE pps_project_defaults (
+    project TEXT PRIMARY KEY,
+    defaults_json TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  `,
 ];

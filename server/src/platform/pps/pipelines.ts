@@ -1,0 +1,273 @@
+import { randomBytes } from 'node:crypto';
+import { alreadyExists, failedPrecondition, notFound } from '../../errors.ts';
+import type { WireObject } from '../../http/wire.ts';
+import type { PfsStore } from '../pfs/pfs-store.ts';
+import type { CommitRow } from '../pfs/rows.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
+import type { LogStore } from './logs.ts';
+import type { PipelineStateRow, PpsStore } from './pps-store.ts';
+import type { Runner } from './runner.ts';
+import {
+  checkDefaults,
+  checkUserSpec,
+  effectiveSpec,
+  inputLeaves,
+  parseJsonObject,
+  readPipelineSpec,
+  specProject,
+} from './spec.ts';
+
+export interface CreateOptions {
+  update: boolean;
+  reprocess: boolean;
+  dryRun: boolean;
+}
+
+/** Creating, updating, deleting, starting and stopping pipelines; defaults. */
+export class Pipelines {
+  constructor(
+    private readonly pfs: PfsStore,
+    private readonly blobs: BlobStore,
+    private readonly store: PpsStore,
+    private readonly runner: Runner,
+    private readonly logs: LogStore,
+  ) {}
+
+  getState(project: string, name: string): PipelineStateRow {
+    const state = this.store.findState(project, name);
+    if (!state) throw notFound(`pipeline ${name} not found in project ${project}`);
+    return state;
+  }
+
+  private defaultsFor(project: string): { cluster: WireObject; project: WireObject } {
+    return {
+      cluster: checkDefaults(this.store.clusterDefaults(), 'cluster defaults'),
+      project: checkDefaults(this.store.projectDefaults(project).json, 'project defaults'),
+    };
+  }
+
+  /** Validates a spec and returns the effective spec (defaults applied). */
+  effective(userSpec: WireObject): WireObject {
+    const checked = checkUserSpec(userSpec);
+    const defaults = this.defaultsFor(specProject(checked));
+    const effective = effectiveSpec(checked, defaults.cluster, defaults.project);
+    readPipelineSpec(effective);
+    return effective;
+  }
+
+  /** CreatePipeline(V2): returns the effective spec. */
+  async create(specJson: string | WireObject, options: CreateOptions): Promise<WireObject> {
+    const userSpec =
+      typeof specJson === 'string'
+        ? parseJsonObject(specJson, 'createPipelineRequestJson')
+        : specJson;
+    const update = options.update || userSpec.update === true;
+    const reprocess = options.reprocess || userSpec.reprocess === true;
+    const dryRun = options.dryRun || userSpec.dryRun === true;
+    const effective = this.effective(userSpec);
+    const spec = readPipelineSpec(effective);
+    if (dryRun) return effective;
+    this.pfs.getProject(spec.project);
+    const existing = this.store.findState(spec.project, spec.name);
+    if (existing && !update)
+      throw alreadyExists(
+        `pipeline ${spec.name} already exists in project ${spec.project}; set update to change it`,
+      );
+    for (const leaf of inputLeaves(spec.input)) {
+      if (leaf.kind === 'cron') continue;
+      if (leaf.project === spec.project && leaf.repo === spec.name)
+        throw failedPrecondition(`pipeline ${spec.name} cannot read its own output repo`);
+      this.pfs.getRepo({ project: leaf.project, name: leaf.repo, type: 'user' });
+    }
+    await this.saveVersion(spec.project, spec.name, checkUserSpec(userSpec), effective, reprocess);
+    return effective;
+  }
+
+  private async saveVersion(
+    project: string,
+    name: string,
+    userSpec: WireObject,
+    effective: WireObject,
+    reprocess: boolean,
+  ): Promise<void> {
+    const spec = readPipelineSpec(effective);
+    const previous = this.store.versions(project, name)[0];
+    const salt =
+      spec.salt || (previous && !reprocess ? previous.salt : randomBytes(16).toString('hex'));
+    const specBlob = await this.blobs.writeBytes(
+      Buffer.from(JSON.stringify(effective, null, 2) + '\n'),
+    );
+    const ensure = (type: 'user' | 'spec' | 'meta', description: string) =>
+      this.pfs.findRepo({ project, name, type }) ??
+      this.pfs.createRepo({ project, name, type }, description, false);
+    let specCommit: CommitRow | undefined;
+    this.pfs.transaction(() => {
+      ensure('user', spec.description || `Output of pipeline ${name}`);
+      const specRepo = ensure('spec', `Versions of pipeline ${name}`);
+      ensure('meta', `Job metadata of pipeline ${name}`);
+      for (const leaf of inputLeaves(spec.input)) {
+        if (leaf.kind !== 'cron') continue;
+        if (!this.pfs.findRepo({ project: leaf.project, name: leaf.repo, type: 'user' }))
+          this.pfs.createRepo(
+            { project: leaf.project, name: leaf.repo, type: 'user' },
+            `Ticks of cron input ${leaf.name}`,
+            false,
+          );
+      }
+      specCommit = this.pfs.landCommit(
+        specRepo,
+        'master',
+        `version ${(previous?.version ?? 0) + 1}`,
+        [{ path: '/spec.json', hash: specBlob.hash, sizeBytes: specBlob.sizeBytes }],
+      );
+      this.store.addVersion({
+        project,
+        name,
+        version: (previous?.version ?? 0) + 1,
+        user_spec: JSON.stringify(userSpec),
+        effective_spec: JSON.stringify(effective),
+        salt,
+        spec_commit_id: specCommit.id,
+        created_at: Date.now(),
+      });
+    });
+    const state = this.getState(project, name);
+    this.runner.scheduleCrons(state);
+    // Like Pachyderm: a new version processes the current inputs (already-done datums skip).
+    if (!state.stopped && specCommit) this.runner.jobFromHeads(state, specCommit.id);
+  }
+
+  async delete(
+    project: string,
+    name: string,
+    options: { keepRepo: boolean; force: boolean },
+  ): Promise<void> {
+    const state = this.getState(project, name);
+    const spec = this.runner.spec(project, name);
+    this.runner.clearCrons(project, name);
+    await this.runner.stopPipelineJobs(project, name, 'the pipeline was deleted');
+    // Downstream pipelines read this one's output repo: keep it unless forced.
+    if (!options.keepRepo && !options.force) {
+      for (const other of this.store.listStates()) {
+        if (other.project === project && other.name === name) continue;
+        const reads = inputLeaves(this.runner.spec(other.project, other.name).input).some(
+          (leaf) => leaf.project === project && leaf.repo === name,
+        );
+        if (reads)
+          throw failedPrecondition(
+            `pipeline ${other.name} reads the output of ${name}: delete it first, or use force or keepRepo`,
+          );
+      }
+    }
+    this.store.deletePipelineRows(state.project, state.name);
+    this.logs.deletePipeline(project, name);
+    for (const type of ['spec', 'meta'] as const) {
+      if (this.pfs.findRepo({ project, name, type })) this.pfs.deleteRepo({ project, name, type });
+    }
+    if (!options.keepRepo) {
+      if (this.pfs.findRepo({ project, name, type: 'user' }))
+        this.pfs.deleteRepo({ project, name, type: 'user' });
+      for (const leaf of inputLeaves(spec.input)) {
+        if (
+          leaf.kind === 'cron' &&
+          this.pfs.findRepo({ project: leaf.project, name: leaf.repo, type: 'user' })
+        )
+          this.pfs.deleteRepo({ project: leaf.project, name: leaf.repo, type: 'user' });
+      }
+    }
+  }
+
+  stop(project: string, name: string): void {
+    this.getState(project, name);
+    this.store.setStopped(project, name, true);
+    this.runner.clearCrons(project, name);
+  }
+
+  start(project: string, name: string): void {
+    this.getState(project, name);
+    this.store.setStopped(project, name, false);
+    const state = this.getState(project, name);
+    this.runner.scheduleCrons(state);
+    // Catch up on input commits that landed while it was stopped.
+    const spec = this.runner.spec(project, name);
+    for (const leaf of inputLeaves(spec.input)) {
+      const repo = this.pfs.findRepo({ project: leaf.project, name: leaf.repo, type: 'user' });
+      const branch =
+        repo && this.pfs.findBranch(repo, leaf.kind === 'cron' ? 'master' : leaf.branch);
+      if (branch?.head_rowid) {
+        const head = this.pfs.commitByRowid(branch.head_rowid);
+        if (head.finished_at !== null && !this.store.findJob(project, name, head.id))
+          this.runner.jobFromHeads(state, head.id);
+      }
+    }
+    this.runner.kick();
+  }
+
+  /** A new job over the current inputs, with a new global ID (RerunPipeline / RunPipeline). */
+  async rerun(project: string, name: string, reprocess: boolean): Promise<string> {
+    const state = this.getState(project, name);
+    if (reprocess) {
+      const current = this.store.version(project, name, state.version);
+      await this.saveVersion(
+        project,
+        name,
+        JSON.parse(current.user_spec) as WireObject,
+        JSON.parse(current.effective_spec) as WireObject,
+        true,
+      );
+      return this.store.versions(project, name)[0]?.spec_commit_id ?? '';
+    }
+    const id = randomBytes(16).toString('hex');
+    const job = this.runner.jobFromHeads(state, id);
+    if (!job) throw failedPrecondition(`pipeline ${name} has inputs without commits`);
+    return id;
+  }
+
+  // ---- defaults -------------------------------------------------------------------------
+
+  /** Pipelines whose effective spec changes under new defaults; regenerate makes new versions. */
+  async applyDefaults(
+    scope: { project: string } | 'cluster',
+    json: string,
+    options: { regenerate: boolean; reprocess: boolean; dryRun: boolean },
+  ): Promise<{ project: string; name: string }[]> {
+    const parsed = checkDefaults(
+      json,
+      scope === 'cluster' ? 'clusterDefaultsJson' : 'projectDefaultsJson',
+    );
+    const affected: { project: string; name: string; user: WireObject; effective: WireObject }[] =
+      [];
+    for (const state of this.store.listStates(scope === 'cluster' ? [] : [scope.project])) {
+      const current = this.store.version(state.project, state.name, state.version);
+      const user = JSON.parse(current.user_spec) as WireObject;
+      const cluster =
+        scope === 'cluster'
+          ? parsed
+          : checkDefaults(this.store.clusterDefaults(), 'cluster defaults');
+      const project =
+        scope === 'cluster'
+          ? checkDefaults(this.store.projectDefaults(state.project).json, 'project defaults')
+          : parsed;
+      const effective = effectiveSpec(user, cluster, project);
+      if (JSON.stringify(effective) !== current.effective_spec)
+        affected.push({ project: state.project, name: state.name, user, effective });
+    }
+    if (options.dryRun) return affected.map(({ project, name }) => ({ project, name }));
+    const text = JSON.stringify(parsed);
+    if (scope === 'cluster') this.store.setClusterDefaults(text);
+    else this.store.setProjectDefaults(scope.project, text);
+    if (options.regenerate) {
+      for (const pipeline of affected) {
+        readPipelineSpec(pipeline.effective);
+        await this.saveVersion(
+          pipeline.project,
+          pipeline.name,
+          pipeline.user,
+          pipeline.effective,
+          options.reprocess,
+        );
+      }
+    }
+    return affected.map(({ project, name }) => ({ project, name }));
+  }
+}

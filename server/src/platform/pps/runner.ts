@@ -1,0 +1,792 @@
+import { EventEmitter } from 'node:events';
+import { open, mkdir, rename, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { failedPrecondition, notFound } from '../../errors.ts';
+import type { PfsStore } from '../pfs/pfs-store.ts';
+import type { CommitRow, RepoRow } from '../pfs/rows.ts';
+import { isOpen } from '../pfs/rows.ts';
+import { fsyncDir, type BlobStore } from '../storage/blob-store.ts';
+import { parseCron } from './cron.ts';
+import { planDatums, type DatumFile, type InputCommits } from './datums.ts';
+import type { LogStore } from './logs.ts';
+import {
+  emptyStats,
+  isTerminal,
+  type DatumRow,
+  type InputCommitRef,
+  type JobRow,
+  type JobState,
+  type OutputFile,
+  type PipelineStateRow,
+  type PpsStore,
+  type Stats,
+} from './pps-store.ts';
+import type { SecretStore } from './secrets.ts';
+import { inputLeaves, readPipelineSpec, type CronInputSpec, type PipelineSpec } from './spec.ts';
+import { collectOutputs, datumDirs, materialise, rewritePfs, runProcess } from './worker.ts';
+
+/** Environment variables passed through from the server to datum processes. */
+const passThroughEnv = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'USER', 'SHELL'];
+
+interface RunningJob {
+  job: JobRow;
+  controller: AbortController;
+  /** Set when the job was stopped on purpose (StopJob / DeletePipeline / timeout). */
+  stopReason: { state: JobState; reason: string } | null;
+  done: Promise<void>;
+}
+
+export interface RunnerOptions {
+  dataDir: string;
+  pfs: PfsStore;
+  blobs: BlobStore;
+  store: PpsStore;
+  logs: LogStore;
+  secrets: SecretStore;
+}
+
+/**
+ * Runs pipelines: a finished commit on an input branch creates a job (same global ID); jobs of
+ * one pipeline run one at a time; datums run as host processes, `parallelismSpec.constant` at
+ * once. Outputs are staged in the work folder and land in the output commit in one transaction
+ * when the job ends.
+ */
+export class Runner {
+  /** Emits 'job' (JobRow) on every job change. */
+  readonly jobEvents = new EventEmitter();
+  private readonly running = new Map<string, RunningJob>();
+  private readonly cronTimers = new Map<string, NodeJS.Timeout>();
+  private unsubscribe: (() => void) | null = null;
+  private pumpScheduled = false;
+  private closed = false;
+  private readonly workDir: string;
+  private readonly cpuLimit = Math.max(1, os.cpus().length);
+
+  constructor(private readonly o: RunnerOptions) {
+    this.jobEvents.setMaxListeners(0);
+    this.workDir = path.join(o.dataDir, 'work');
+  }
+
+  // ---- lifecycle ------------------------------------------------------------------------
+
+  /** Recovers jobs a previous process left unfinished, then starts listening and scheduling. */
+  start(subscribe: (listener: (commit: CommitRow) => void) => () => void): void {
+    for (const job of this.o.store.activeJobs()) {
+      if (job.state !== 'JOB_CREATED') {
+        this.o.store.updateJob(job.rowid, { state: 'JOB_CREATED', restart: job.restart + 1 });
+        this.systemLog(job, '', 'the server restarted: resuming the job');
+      }
+    }
+    this.unsubscribe = subscribe((commit) => this.onCommitFinished(commit));
+    for (const state of this.o.store.listStates()) this.scheduleCrons(state);
+    this.kick();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.unsubscribe?.();
+    for (const timer of this.cronTimers.values()) clearTimeout(timer);
+    this.cronTimers.clear();
+    const jobs = [...this.running.values()];
+    for (const running of jobs) running.controller.abort();
+    await Promise.all(jobs.map((running) => running.done));
+    this.o.logs.flush();
+  }
+
+  private jobKey(job: { project: string; pipeline: string }): string {
+    return `${job.project}/${job.pipeline}`;
+  }
+
+  spec(project: string, name: string, version?: number): PipelineSpec {
+    const state = this.o.store.findState(project, name);
+    if (!state) throw notFound(`pipeline ${name} not found in project ${project}`);
+    const row = this.o.store.version(project, name, version ?? state.version);
+    return readPipelineSpec(JSON.parse(row.effective_spec) as Record<string, unknown>);
+  }
+
+  isRunning(project: string, pipeline: string): boolean {
+    return this.running.has(`${project}/${pipeline}`);
+  }
+
+  // ---- triggering -----------------------------------------------------------------------
+
+  private onCommitFinished(commit: CommitRow): void {
+    if (this.closed) return;
+    try {
+      const repo = this.o.pfs.repoById(commit.repo_id);
+      if (!repo || repo.type !== 'user' || commit.branch_name === null) return;
+      for (const state of this.o.store.listStates()) {
+        if (state.stopped) continue;
+        const spec = this.spec(state.project, state.name);
+        const watches = inputLeaves(spec.input).some(
+          (leaf) =>
+            leaf.project === repo.project &&
+            leaf.repo === repo.name &&
+            (leaf.kind === 'cron' ? 'master' : leaf.branch) === commit.branch_name,
+        );
+        if (watches) this.createJob(state, commit.id, null);
+      }
+    } catch (error) {
+      console.error('pps: could not start jobs for a commit', error);
+    }
+  }
+
+  /** Creates a job (JOB_CREATED) unless the pipeline already has one with this ID. */
+  createJob(
+    state: PipelineStateRow,
+    id: string,
+    inputs: InputCommitRef[] | null,
+  ): JobRow | undefined {
+    const version = this.o.store.version(state.project, state.name, state.version);
+    const job = this.o.store.insertJob({
+      project: state.project,
+      pipeline: state.name,
+      id,
+      version: state.version,
+      salt: version.salt,
+      inputCommits: inputs,
+    });
+    if (job) {
+      this.o.store.setLastJobState(state.project, state.name, 'JOB_CREATED');
+      this.emitJob(job);
+      this.kick();
+    }
+    return job;
+  }
+
+  /** Creates a job over the current heads of every input when they all have commits. */
+  jobFromHeads(state: PipelineStateRow, id: string): JobRow | undefined {
+    const spec = this.spec(state.project, state.name);
+    for (const leaf of inputLeaves(spec.input)) {
+      const repo = this.o.pfs.findRepo({ project: leaf.project, name: leaf.repo, type: 'user' });
+      if (!repo) return undefined;
+      if (!this.latestFinished(repo, leaf.kind === 'cron' ? 'master' : leaf.branch))
+        return undefined;
+    }
+    return this.createJob(state, id, null);
+  }
+
+  private latestFinished(repo: RepoRow, branchName: string): CommitRow | undefined {
+    const branch = this.o.pfs.findBranch(repo, branchName);
+    let commit = branch?.head_rowid ? this.o.pfs.commitByRowid(branch.head_rowid) : undefined;
+    while (commit && isOpen(commit))
+      commit =
+        commit.parent_rowid === null ? undefined : this.o.pfs.commitByRowid(commit.parent_rowid);
+    return commit;
+  }
+
+  emitJob(job: JobRow): void {
+    this.jobEvents.emit('job', job);
+  }
+
+  /** Starts whatever jobs can start (soon, once per tick). */
+  kick(): void {
+    if (this.pumpScheduled || this.closed) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.closed) return;
+    const busy = new Set(this.running.keys());
+    for (const job of this.o.store.activeJobs()) {
+      const key = this.jobKey(job);
+      if (busy.has(key)) continue;
+      busy.add(key);
+      const state = this.o.store.findState(job.project, job.pipeline);
+      if (!state || state.stopped) continue;
+      const inputs = this.resolveInputs(job);
+      if (inputs === 'wait') continue;
+      const running: RunningJob = {
+        job,
+        controller: new AbortController(),
+        stopReason: null,
+        done: Promise.resolve(),
+      };
+      this.running.set(key, running);
+      running.done = this.runJob(running, inputs)
+        .catch((error: unknown) => {
+          console.error('pps: job crashed', error);
+          return this.endJob(
+            running.job,
+            'JOB_FAILURE',
+            `internal error: ${(error as Error).message}`,
+          );
+        })
+        .catch(() => undefined)
+        .finally(() => {
+          this.running.delete(key);
+          this.kick();
+        });
+    }
+  }
+
+  /**
+   * The commit each input reads: the one with the job's ID when the input has it (same commit
+   * set), else the branch's latest finished commit. 'wait' while an upstream part of the set is
+   * still being computed.
+   */
+  private resolveInputs(job: JobRow): InputCommits | 'wait' | Error {
+    const commits: InputCommits = new Map();
+    let spec: PipelineSpec;
+    try {
+      spec = this.spec(job.project, job.pipeline, job.pipeline_version);
+    } catch (error) {
+      return error as Error;
+    }
+    if (job.input_commits) {
+      for (const ref of JSON.parse(job.input_commits) as InputCommitRef[]) {
+        const commit = this.o.pfs.commitByRowid(ref.commitRowid);
+        if (!commit) return new Error(`an input commit of job ${job.id} was deleted`);
+        commits.set(ref.name, commit);
+      }
+      return commits;
+    }
+    for (const leaf of inputLeaves(spec.input)) {
+      const repo = this.o.pfs.findRepo({ project: leaf.project, name: leaf.repo, type: 'user' });
+      if (!repo) return new Error(`input repo ${leaf.project}/${leaf.repo} not found`);
+      const sameSet = this.o.pfs.findCommit(repo, job.id);
+      if (sameSet && isOpen(sameSet)) return 'wait';
+      // An upstream pipeline that will write this commit set's commit to the repo: wait for it.
+      if (!sameSet && this.o.store.findJob(repo.project, repo.name, job.id)) {
+        const upstream = this.o.store.findJob(repo.project, repo.name, job.id);
+        if (upstream && !isTerminal(upstream.state)) return 'wait';
+      }
+      const commit =
+        sameSet ?? this.latestFinished(repo, leaf.kind === 'cron' ? 'master' : leaf.branch);
+      if (!commit) return new Error(`input ${leaf.name} has no finished commit on its branch`);
+      commits.set(leaf.name, commit);
+    }
+    return commits;
+  }
+
+  // ---- running a job --------------------------------------------------------------------
+
+  private jobDir(job: JobRow): string {
+    return path.join(this.workDir, job.id, job.project, job.pipeline);
+  }
+
+  private async runJob(running: RunningJob, inputs: InputCommits | Error): Promise<void> {
+    const { store, pfs } = this.o;
+    let job = running.job;
+    if (inputs instanceof Error) return this.endJob(job, 'JOB_FAILURE', inputs.message);
+    const spec = this.spec(job.project, job.pipeline, job.pipeline_version);
+    const inputRefs = [...inputs].map(([name, commit]) => ({ name, commitRowid: commit.rowid }));
+    const now = Date.now();
+    this.update(job, {
+      state: 'JOB_STARTING',
+      started_at: job.started_at ?? now,
+      input_commits: JSON.stringify(inputRefs),
+    });
+    this.systemLog(
+      job,
+      '',
+      `started job ${job.id} (pipeline version ${job.pipeline_version})`,
+      true,
+    );
+
+    // The output commit: open on the output branch, same global ID, provenance = the inputs.
+    const outRepo = pfs.findRepo({ project: job.project, name: job.pipeline, type: 'user' });
+    if (!outRepo) return this.endJob(job, 'JOB_FAILURE', `output repo ${job.pipeline} not found`);
+    let output = job.output_commit_rowid ? pfs.commitByRowid(job.output_commit_rowid) : undefined;
+    if (!output) {
+      const existing = pfs.findCommit(outRepo, job.id);
+      if (existing)
+        return this.endJob(job, 'JOB_FAILURE', `output repo already has a commit ${job.id}`);
+      const branch = pfs.findBranch(outRepo, spec.outputBranch);
+      const head = branch?.head_rowid ? pfs.commitByRowid(branch.head_rowid) : undefined;
+      if (head && isOpen(head)) pfs.finishCommit(head, '', 'superseded by a newer job');
+      output = pfs.startCommit(outRepo, spec.outputBranch, null, '', 'AUTO', job.id);
+      pfs.addProvenance(output, [...inputs.values()]);
+      this.update(job, { output_commit_rowid: output.rowid });
+      job = running.job;
+    }
+
+    const jobTimer =
+      spec.jobTimeoutMs > 0
+        ? setTimeout(
+            () =>
+              this.stop(running, 'JOB_FAILURE', `job timed out after ${spec.jobTimeoutMs / 1000}s`),
+            spec.jobTimeoutMs,
+          )
+        : undefined;
+    try {
+      // Datums: planned once (kept across restarts); earlier outputs are reused (SKIPPED).
+      let datums = store.datums(job.rowid);
+      if (datums.length === 0) {
+        store.insertDatums(job.rowid, planDatums(pfs, spec.input, inputs));
+        datums = store.datums(job.rowid);
+      }
+      const jobDir = this.jobDir(job);
+      const pending: DatumRow[] = [];
+      store.transaction(() => {
+        for (const datum of datums) {
+          if (datum.state === 'SUCCESS' || datum.state === 'SKIPPED' || datum.state === 'RECOVERED')
+            continue;
+          if (datum.state === 'FAILED') continue;
+          const reused = store.reusableOutput(
+            job.project,
+            job.pipeline,
+            job.salt,
+            datum.id,
+            job.rowid,
+          );
+          if (reused !== null) {
+            store.updateDatum(job.rowid, datum.id, {
+              state: 'SKIPPED',
+              output: reused,
+              stored: 1,
+              finished_at: Date.now(),
+            });
+            datum.state = 'SKIPPED';
+          } else pending.push(datum);
+        }
+      });
+      // Staged outputs of datums that succeeded before a restart must still be there.
+      for (const datum of datums.filter((d) => d.state === 'SUCCESS' && d.stored === 0)) {
+        const outputs = JSON.parse(datum.output ?? '[]') as OutputFile[];
+        const dirs = datumDirs(jobDir, datum.id);
+        const present = await Promise.all(
+          outputs.map((f) =>
+            stat(path.join(dirs.out, f.path)).then(
+              (s) => s.size === f.sizeBytes,
+              () => false,
+            ),
+          ),
+        );
+        if (!present.every(Boolean)) {
+          store.updateDatum(job.rowid, datum.id, { state: 'STARTING', output: null });
+          datum.state = 'STARTING';
+          pending.push(datum);
+        }
+      }
+      pending.sort((a, b) => a.seq - b.seq);
+      this.update(job, { state: 'JOB_RUNNING', data_total: datums.length });
+      this.refreshCounters(job);
+
+      const parallelism = Math.min(spec.parallelism, this.cpuLimit);
+      let next = 0;
+      const workers = Array.from({ length: Math.min(parallelism, pending.length) }, async () => {
+        while (next < pending.length && !running.controller.signal.aborted) {
+          const datum = pending[next++] as DatumRow;
+          const succeeded = await this.runDatum(running, spec, datum, jobDir, output as CommitRow);
+          if (!succeeded) this.refreshCounters(job);
+        }
+      });
+      await Promise.all(workers);
+    } finally {
+      clearTimeout(jobTimer);
+    }
+
+    if (running.controller.signal.aborted) {
+      if (!running.stopReason) return; // server shutting down: resume on the next start
+      return this.endJob(job, running.stopReason.state, running.stopReason.reason);
+    }
+
+    this.update(job, { state: 'JOB_FINISHING' });
+    const finalDatums = store.datums(job.rowid);
+    await this.storeOutputs(job, finalDatums);
+    const failed = finalDatums.filter((d) => d.state === 'FAILED');
+    if (failed.length > 0) {
+      const first = failed[0] as DatumRow;
+      return this.endJob(job, 'JOB_FAILURE', `datum ${first.id} failed: ${first.reason}`);
+    }
+    return this.endJob(job, 'JOB_SUCCESS', '');
+  }
+
+  private update(job: JobRow, fields: Partial<Omit<JobRow, 'rowid'>>): void {
+    this.o.store.updateJob(job.rowid, fields);
+    const fresh = this.o.store.jobByRowid(job.rowid);
+    if (!fresh) return;
+    const running = this.running.get(this.jobKey(fresh));
+    if (running && running.job.rowid === fresh.rowid) running.job = fresh;
+    Object.assign(job, fresh);
+    if (fields.state) this.o.store.setLastJobState(job.project, job.pipeline, fields.state);
+    this.emitJob(fresh);
+  }
+
+  private refreshCounters(job: JobRow): void {
+    const counts = new Map(
+      (
+        this.o.store.db
+          .prepare('SELECT state, COUNT(*) AS n FROM pps_datums WHERE job_rowid = ? GROUP BY state')
+          .all(job.rowid) as { state: string; n: number }[]
+      ).map((row) => [row.state, row.n]),
+    );
+    const sums = this.o.store.db
+      .prepare(
+        `SELECT COALESCE(SUM(json_extract(stats, '$.downloadMs')), 0) AS downloadMs,
+           COALESCE(SUM(json_extract(stats, '$.processMs')), 0) AS processMs,
+           COALESCE(SUM(json_extract(stats, '$.uploadMs')), 0) AS uploadMs,
+           COALESCE(SUM(json_extract(stats, '$.downloadBytes')), 0) AS downloadBytes,
+           COALESCE(SUM(json_extract(stats, '$.uploadBytes')), 0) AS uploadBytes
+         FROM pps_datums WHERE job_rowid = ? AND state != 'SKIPPED'`,
+      )
+      .get(job.rowid) as Stats;
+    const count = (state: string) => counts.get(state) ?? 0;
+    this.update(job, {
+      data_processed: count('SUCCESS'),
+      data_skipped: count('SKIPPED'),
+      data_failed: count('FAILED'),
+      data_recovered: count('RECOVERED'),
+      data_total: [...counts.values()].reduce((a, b) => a + b, 0),
+      stats: JSON.stringify(sums),
+    });
+  }
+
+  private datumEnv(
+    spec: PipelineSpec,
+    job: JobRow,
+    datumId: string,
+    dirs: { pfs: string; out: string },
+    output: CommitRow,
+  ): Record<string, string> {
+    const env: Record<string, string> = {};
+    for (const key of passThroughEnv) {
+      const value = process.env[key];
+      if (value !== undefined) env[key] = value;
+    }
+    Object.assign(env, spec.transform.env);
+    for (const secret of spec.transform.secrets) {
+      if (!secret.envVar) continue;
+      const values = this.o.secrets.open(secret.name);
+      const value = values[secret.key];
+      if (value === undefined) throw new Error(`secret ${secret.name} has no key ${secret.key}`);
+      env[secret.envVar] = value;
+    }
+    Object.assign(env, {
+      PACH_JOB_ID: job.id,
+      PACH_DATUM_ID: datumId,
+      PACH_OUTPUT_COMMIT_ID: output.id,
+      PPS_PROJECT_NAME: job.project,
+      PPS_PIPELINE_NAME: job.pipeline,
+      PFS: dirs.pfs,
+      PFS_OUT: dirs.out,
+    });
+    for (const leaf of inputLeaves(spec.input)) {
+      env[`PFS_${leaf.name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`] = path.join(
+        dirs.pfs,
+        leaf.name,
+      );
+    }
+    return env;
+  }
+
+  private async runDatum(
+    running: RunningJob,
+    spec: PipelineSpec,
+    datum: DatumRow,
+    jobDir: string,
+    output: CommitRow,
+  ): Promise<boolean> {
+    const { store } = this.o;
+    const job = running.job;
+    const signal = running.controller.signal;
+    const files = JSON.parse(datum.data) as DatumFile[];
+    const dirs = datumDirs(jobDir, datum.id);
+    const inputNames = inputLeaves(spec.input).map((leaf) => leaf.name);
+    const started = Date.now();
+    const stats = emptyStats();
+    let env: Record<string, string>;
+    try {
+      env = this.datumEnv(spec, job, datum.id, dirs, output);
+    } catch (error) {
+      const reason = (error as Error).message;
+      this.systemLog(job, datum.id, `datum failed: ${reason}`);
+      store.updateDatum(job.rowid, datum.id, {
+        state: 'FAILED',
+        reason,
+        started_at: started,
+        finished_at: Date.now(),
+      });
+      return false;
+    }
+    const rewrite = (list: string[]) => list.map((s) => rewritePfs(s, dirs.pfs));
+    const cwd = spec.transform.workingDir
+      ? rewritePfs(spec.transform.workingDir, dirs.pfs)
+      : dirs.root;
+    let lastReason = '';
+    for (let attempt = 1; attempt <= spec.datumTries && !signal.aborted; attempt++) {
+      const t0 = Date.now();
+      stats.downloadBytes = await materialise(this.o.blobs, dirs, files, inputNames);
+      stats.downloadMs += Date.now() - t0;
+      if (spec.transform.workingDir) await mkdir(cwd, { recursive: true }).catch(() => undefined);
+      this.systemLog(
+        job,
+        datum.id,
+        `started datum ${datum.id} (attempt ${attempt} of ${spec.datumTries})`,
+      );
+      const t1 = Date.now();
+      const result = await runProcess({
+        cmd: rewrite(spec.transform.cmd),
+        stdin: rewrite(spec.transform.stdin),
+        env,
+        cwd,
+        acceptReturnCode: spec.transform.acceptReturnCode,
+        timeoutMs: spec.datumTimeoutMs,
+        signal,
+        onLine: (line) => this.log(job, datum.id, line, true),
+      });
+      stats.processMs += Date.now() - t1;
+      if (signal.aborted) return false;
+      if (result.ok) {
+        const t2 = Date.now();
+        const outputs = await collectOutputs(dirs.out);
+        stats.uploadMs += Date.now() - t2;
+        stats.uploadBytes = outputs.reduce((n, f) => n + f.sizeBytes, 0);
+        // The outputs stay staged under the datum's out folder until the job finishes.
+        await Promise.all(
+          inputNames.map((name) => rm(path.join(dirs.pfs, name), { recursive: true, force: true })),
+        );
+        store.transaction(() => {
+          store.updateDatum(job.rowid, datum.id, {
+            state: 'SUCCESS',
+            reason: '',
+            output: JSON.stringify(outputs),
+            stored: 0,
+            stats: JSON.stringify(stats),
+            started_at: started,
+            finished_at: Date.now(),
+          });
+          this.refreshCounters(job);
+        });
+        this.systemLog(
+          job,
+          datum.id,
+          `finished datum ${datum.id} in ${((Date.now() - started) / 1000).toFixed(3)}s`,
+        );
+        return true;
+      }
+      lastReason = result.reason;
+      this.systemLog(job, datum.id, `datum failed: ${result.reason}`);
+    }
+    if (signal.aborted) return false;
+    let state: 'FAILED' | 'RECOVERED' = 'FAILED';
+    if (spec.transform.errCmd.length > 0) {
+      this.systemLog(job, datum.id, 'running errCmd');
+      const result = await runProcess({
+        cmd: rewrite(spec.transform.errCmd),
+        stdin: rewrite(spec.transform.errStdin),
+        env,
+        cwd,
+        acceptReturnCode: [],
+        timeoutMs: spec.datumTimeoutMs,
+        signal,
+        onLine: (line) => this.log(job, datum.id, line, true),
+      });
+      if (result.ok) state = 'RECOVERED';
+      this.systemLog(
+        job,
+        datum.id,
+        result.ok ? 'errCmd succeeded: datum recovered' : `errCmd failed: ${result.reason}`,
+      );
+    }
+    await rm(dirs.root, { recursive: true, force: true });
+    store.updateDatum(job.rowid, datum.id, {
+      state,
+      reason: lastReason,
+      stats: JSON.stringify(stats),
+      started_at: started,
+      finished_at: Date.now(),
+    });
+    return false;
+  }
+
+  /** Moves staged outputs of successful datums into the blob store (fsynced, then renamed). */
+  private async storeOutputs(job: JobRow, datums: DatumRow[]): Promise<void> {
+    const jobDir = this.jobDir(job);
+    const toStore = datums.filter((d) => d.state === 'SUCCESS' && d.stored === 0);
+    const dirsToSync = new Set<string>();
+    const moves: { from: string; hash: string }[] = [];
+    for (const datum of toStore) {
+      const out = datumDirs(jobDir, datum.id).out;
+      for (const file of JSON.parse(datum.output ?? '[]') as OutputFile[])
+        moves.push({ from: path.join(out, file.path), hash: file.hash });
+    }
+    const seen = new Set<string>();
+    let index = 0;
+    const worker = async () => {
+      while (index < moves.length) {
+        const move = moves[index++] as { from: string; hash: string };
+        if (seen.has(move.hash) || (await this.o.blobs.has(move.hash))) continue;
+        seen.add(move.hash);
+        const handle = await open(move.from, 'r');
+        try {
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        const target = this.o.blobs.pathOf(move.hash);
+        await mkdir(path.dirname(target), { recursive: true });
+        await rename(move.from, target);
+        dirsToSync.add(path.dirname(target));
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+    for (const dir of dirsToSync) await fsyncDir(dir);
+    this.o.store.transaction(() => {
+      for (const datum of toStore) this.o.store.updateDatum(job.rowid, datum.id, { stored: 1 });
+    });
+  }
+
+  /** Ends a job: its output commit finishes (with the files on success, with `error` otherwise). */
+  private async endJob(job: JobRow, state: JobState, reason: string): Promise<void> {
+    const { store, pfs } = this.o;
+    const current = store.jobByRowid(job.rowid);
+    if (!current || isTerminal(current.state)) return;
+    const output = current.output_commit_rowid
+      ? pfs.commitByRowid(current.output_commit_rowid)
+      : undefined;
+    const finishJob = () => store.updateJob(job.rowid, { state, reason, finished_at: Date.now() });
+    if (output && isOpen(output)) {
+      let files: OutputFile[] = [];
+      if (state === 'JOB_SUCCESS') {
+        const byPath = new Map<string, OutputFile>();
+        for (const datum of store.datums(job.rowid)) {
+          if (datum.state !== 'SUCCESS' && datum.state !== 'SKIPPED') continue;
+          for (const file of JSON.parse(datum.output ?? '[]') as OutputFile[])
+            byPath.set(file.path, file);
+        }
+        files = [...byPath.values()];
+      }
+      try {
+        pfs.finishCommitWithFiles(
+          output,
+          files,
+          state === 'JOB_SUCCESS' ? '' : reason || state,
+          finishJob,
+        );
+      } catch (error) {
+        const message = `could not write the output commit: ${(error as Error).message}`;
+        pfs.finishCommitWithFiles(output, [], message, () =>
+          store.updateJob(job.rowid, {
+            state: 'JOB_FAILURE',
+            reason: message,
+            finished_at: Date.now(),
+          }),
+        );
+      }
+    } else {
+      finishJob();
+    }
+    const ended = store.jobByRowid(job.rowid) as JobRow;
+    store.setLastJobState(job.project, job.pipeline, ended.state);
+    this.systemLog(ended, '', `job ${ended.state}${ended.reason ? `: ${ended.reason}` : ''}`, true);
+    this.emitJob(ended);
+    await rm(this.jobDir(job), { recursive: true, force: true }).catch(() => undefined);
+  }
+
+  // ---- control --------------------------------------------------------------------------
+
+  private stop(running: RunningJob, state: JobState, reason: string): void {
+    if (!running.stopReason) running.stopReason = { state, reason };
+    running.controller.abort();
+  }
+
+  /** Stops a job: kills its processes; it ends as `state` (JOB_KILLED). */
+  async stopJob(job: JobRow, reason: string, state: JobState = 'JOB_KILLED'): Promise<void> {
+    if (isTerminal(job.state)) return;
+    const running = this.running.get(this.jobKey(job));
+    if (running && running.job.rowid === job.rowid) {
+      this.stop(running, state, reason);
+      await running.done;
+      return;
+    }
+    await this.endJob(job, state, reason);
+  }
+
+  /** Stops every job of a pipeline (before deleting it). */
+  async stopPipelineJobs(project: string, pipeline: string, reason: string): Promise<void> {
+    for (const job of this.o.store.activeJobs()) {
+      if (job.project === project && job.pipeline === pipeline) await this.stopJob(job, reason);
+    }
+  }
+
+  // ---- cron -----------------------------------------------------------------------------
+
+  scheduleCrons(state: PipelineStateRow): void {
+    this.clearCrons(state.project, state.name);
+    if (state.stopped || this.closed) return;
+    let spec: PipelineSpec;
+    try {
+      spec = this.spec(state.project, state.name);
+    } catch {
+      return;
+    }
+    for (const leaf of inputLeaves(spec.input)) {
+      if (leaf.kind !== 'cron') continue;
+      const schedule = parseCron(leaf.spec);
+      const key = `${state.project}/${state.name}/${leaf.name}`;
+      const arm = () => {
+        const delay = Math.max(0, schedule.next(Date.now()) - Date.now());
+        const timer = setTimeout(
+          () => {
+            if (this.closed) return;
+            void this.tick(leaf).catch((error: unknown) =>
+              console.error('pps: cron tick failed', error),
+            );
+            arm();
+          },
+          Math.min(delay, 2 ** 31 - 1),
+        );
+        timer.unref();
+        this.cronTimers.set(key, timer);
+      };
+      arm();
+    }
+  }
+
+  clearCrons(project: string, name: string): void {
+    for (const [key, timer] of this.cronTimers) {
+      if (key.startsWith(`${project}/${name}/`)) {
+        clearTimeout(timer);
+        this.cronTimers.delete(key);
+      }
+    }
+  }
+
+  /** A cron tick: a commit with a file named by the time (all earlier ones removed if overwrite). */
+  async tick(leaf: CronInputSpec): Promise<void> {
+    const repo = this.o.pfs.getRepo({ project: leaf.project, name: leaf.repo, type: 'user' });
+    const time = new Date().toISOString();
+    const blob = await this.o.blobs.writeBytes(Buffer.from(''));
+    this.o.pfs.landCommit(
+      repo,
+      'master',
+      `cron tick ${time}`,
+      [{ path: `/${time}`, hash: blob.hash, sizeBytes: 0 }],
+      leaf.overwrite ? ['/'] : [],
+    );
+  }
+
+  async runCron(project: string, name: string): Promise<void> {
+    const spec = this.spec(project, name);
+    const crons = inputLeaves(spec.input).filter(
+      (leaf): leaf is CronInputSpec => leaf.kind === 'cron',
+    );
+    if (crons.length === 0) throw failedPrecondition(`pipeline ${name} has no cron input`);
+    for (const leaf of crons) await this.tick(leaf);
+  }
+
+  // ---- logs -----------------------------------------------------------------------------
+
+  private log(job: JobRow, datumId: string, message: string, user: boolean, master = false): void {
+    this.o.logs.append({
+      project: job.project,
+      pipeline: job.pipeline,
+      jobId: job.id,
+      datumId,
+      user,
+      master,
+      message,
+    });
+  }
+
+  private systemLog(job: JobRow, datumId: string, message: string, master = false): void {
+    this.log(job, datumId, message, false, master);
+  }
+}
