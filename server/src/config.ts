@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readAuthConfig, type AuthConfig } from './auth/index.ts';
+import { AUTH_ENV, readAuthConfig, type AuthConfig } from './auth/index.ts';
 
 export interface ServerConfig {
   port: number;
@@ -17,6 +17,42 @@ export interface ServerConfig {
   uploadTtlMs: number;
   /** TEST ONLY: kill the process with SIGKILL at a named point (see upload/fault-injection.ts). */
   faultKillAt: string;
+  /** Cluster mode: a Pachyderm cluster's HTTP gateway (IVORY_PACHD_ADDRESS); unset = embedded. */
+  pachdAddress?: string;
+}
+
+/** Every environment variable the server reads (here and in auth/config.ts). */
+export const SERVER_ENV_NAMES = [
+  'PORT',
+  'HOST',
+  'IVORY_DATA_DIR',
+  'IVORY_WEB_DIST',
+  'IVORY_RELEASE_VERSION',
+  'IVORY_DISABLE_TELEMETRY',
+  'IVORY_SEED',
+  'IVORY_LOG_LEVEL',
+  'IVORY_UPLOAD_TTL_MS',
+  'IVORY_FAULT_KILL_AT',
+  'IVORY_PACHD_ADDRESS',
+  ...Object.values(AUTH_ENV),
+] as const;
+
+/** Settings for tests only: a deployment must never set them. */
+export const TEST_ONLY_ENV_NAMES = ['IVORY_FAULT_KILL_AT'] as const;
+
+function pachdAddress(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  if (!trimmed) return undefined;
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    throw new Error(`IVORY_PACHD_ADDRESS must be an http(s) URL, got ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`IVORY_PACHD_ADDRESS must be an http(s) URL, got ${JSON.stringify(value)}`);
+  }
+  return url.href.replace(/\/+$/, '');
 }
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -56,5 +92,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     logLevel: env.IVORY_LOG_LEVEL || 'info',
     uploadTtlMs: integer(env.IVORY_UPLOAD_TTL_MS, 24 * 60 * 60 * 1000, 'IVORY_UPLOAD_TTL_MS'),
     faultKillAt: env.IVORY_FAULT_KILL_AT ?? '',
+    pachdAddress: pachdAddress(env.IVORY_PACHD_ADDRESS),
   };
 }

@@ -15,6 +15,9 @@ import { registerHealthRoute } from './http/health.ts';
 import { registerRuntimeConfigRoute } from './http/runtime-config.ts';
 import { registerStaticRoutes } from './http/static-routes.ts';
 import { openEmbeddedPlatform, type EmbeddedPlatform } from './platform/embedded-platform.ts';
+import { registerPipelineSchemaRoute } from './platform/pps/index.ts';
+import { registerClusterMode, type ClusterMode } from './proxy/cluster-mode.ts';
+import { registerAuthenticateRoute, rewritePfsUrl } from './proxy/embedded-pachd.ts';
 import { seedDemo } from './seed/demo.ts';
 import { FaultInjector } from './upload/fault-injection.ts';
 import { registerUploadRoutes } from './upload/upload-routes.ts';
@@ -26,6 +29,8 @@ export { configFromEnv } from './config.ts';
 export interface IvoryServer {
   app: FastifyInstance;
   platform: EmbeddedPlatform;
+  /** Set in cluster mode (IVORY_PACHD_ADDRESS): the upstream, token cache, cluster id, lander. */
+  cluster: ClusterMode | null;
   close(): Promise<void>;
 }
 
@@ -42,6 +47,8 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: jsonBodyLimit,
+    // /pfs/<project>/<repo>/<commit>/<path> (Pachyderm's file server path) = /files/...
+    rewriteUrl: rewritePfsUrl,
   });
 
   app.removeContentTypeParser('application/json');
@@ -66,8 +73,21 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
   }
   registerHealthRoute(app);
   registerRuntimeConfigRoute(app, config);
-  registerApiRoutes(app, platform.methods);
-  registerFilesRoute(app, platform.pfs, platform.blobs);
+  // Cluster mode forwards /api and /files to the cluster; the embedded platform keeps only
+  // what the cluster lacks (omni_v1.API, upload staging).
+  const cluster = config.pachdAddress
+    ? registerClusterMode(app, {
+        pachdAddress: config.pachdAddress,
+        auth,
+        methods: platform.methods,
+      })
+    : null;
+  if (!cluster) {
+    registerAuthenticateRoute(app, auth);
+    registerApiRoutes(app, platform.methods);
+  }
+  registerPipelineSchemaRoute(app);
+  if (!cluster) registerFilesRoute(app, platform.pfs, platform.blobs);
 
   const faults = new FaultInjector(config.faultKillAt);
   const uploads = new UploadSessions(
@@ -82,8 +102,10 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
   await registerUploadRoutes(app, uploads, platform.blobs, faults);
   await registerStaticRoutes(app, config.webDist);
 
-  if (config.seed && (await seedDemo(platform.pfs, platform.blobs)))
+  if (!cluster && config.seed && (await seedDemo(platform.pfs, platform.blobs, platform.pps)))
     app.log.info('seeded the demo project');
+  // Pipelines start after seeding: the demo's jobs (and any interrupted ones) run from here.
+  if (!cluster) platform.pps.start();
 
   const cleanup = setInterval(
     () => {
@@ -99,10 +121,12 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
   return {
     app,
     platform,
+    cluster,
     async close() {
       clearInterval(cleanup);
       await app.close();
-      platform.close();
+      cluster?.close();
+      await platform.close();
     },
   };
 }

@@ -27,6 +27,13 @@ export interface AuthGuardOptions {
 export const DEFAULT_GUARDED_PREFIXES = ['/api/', '/upload', '/files/'];
 export const DEFAULT_COOKIE_PREFIXES = ['/files/'];
 export const AUTH_TOKEN_COOKIE = 'auth-token';
+/** The header Pachyderm clients send their token in (gRPC metadata `authn-token`). */
+export const PACH_TOKEN_HEADER = 'authn-token';
+/**
+ * Exact paths that need no token: the platform's Authenticate trades an id token (in its body)
+ * for a token, as Pachyderm's does. Only when the route matched is that exact path.
+ */
+export const UNGUARDED_PATHS = ['/api/auth_v2.API/Authenticate'];
 
 /** Writes an error as `{code, message, details}` with Content-Type exactly application/json. */
 export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
@@ -54,6 +61,14 @@ export function bearerToken(request: FastifyRequest): string {
   if (!header) return '';
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
   return match?.[1] ?? '';
+}
+
+/** The request's token: `Authorization: Bearer …`, else the `authn-token` header; '' if none. */
+export function requestToken(request: FastifyRequest): string {
+  const bearer = bearerToken(request);
+  if (bearer) return bearer;
+  const header = request.headers[PACH_TOKEN_HEADER];
+  return typeof header === 'string' ? header.trim() : '';
 }
 
 export function cookieValue(request: FastifyRequest, name: string): string {
@@ -108,8 +123,9 @@ export function registerAuthGuard(
     const route = request.routeOptions.url;
     const path = requestPath(request);
     if (!(route && pathIsGuarded(route, prefixes)) && !pathIsGuarded(path, prefixes)) return;
+    if (route === path && UNGUARDED_PATHS.includes(path)) return;
 
-    let token = bearerToken(request);
+    let token = requestToken(request);
     if (
       !token &&
       (request.method === 'GET' || request.method === 'HEAD') &&
