@@ -115,6 +115,12 @@ export async function registerUploadRoutes(
       await rm(chunk.tempPath, { force: true });
       throw error;
     }
+    try {
+      faults.failChunkOnce(fileName, currentChunk);
+    } catch (error) {
+      await rm(chunk.tempPath, { force: true });
+      throw error;
+    }
     const received = await sessions.acceptChunk(
       uploadId,
       fileName,

@@ -50,15 +50,28 @@ export async function startUploads(args: StartUploadsArgs): Promise<UploadRun> {
   const report = () => args.onProgress?.(items.map((item) => ({ ...item })));
   try {
     for (const [dirPath, group] of groupByDirPath(items)) {
-      const uploadId = await startSession(
-        args,
-        joinUploadPath(args.path ?? DEFAULT_UPLOAD_PATH, dirPath),
-      );
-      for (const item of group) item.uploadId = uploadId;
+      // A directory whose session was started before (an earlier run that stopped on a failure,
+      // or a session remembered across a closed tab) continues that session: only the chunks the
+      // server lacks are sent, so files already sent are not lost to a second session.
+      const known = group.find((item) => item.uploadId !== '')?.uploadId ?? '';
+      const status = known ? await sessionStatus(args, known) : null;
+      const uploadId =
+        status?.uploadId ??
+        (await startSession(args, joinUploadPath(args.path ?? DEFAULT_UPLOAD_PATH, dirPath)));
+      for (const item of group) {
+        if (item.uploadId !== uploadId && item.status !== 'success') {
+          item.progress = 0;
+          item.status = 'normal';
+        }
+        item.uploadId = uploadId;
+      }
       report();
       for (const item of group) {
         if (item.status === 'success') continue;
-        await sendChunks(item, allChunks(item), args, report);
+        const chunks = status
+          ? missingChunks(chunkCount(item.file.size), receivedOf(status, item))
+          : allChunks(item);
+        await sendChunks(item, chunks, args, report);
       }
     }
     return { items, error: null };
@@ -96,15 +109,10 @@ export async function resumeFile(
   const current = { ...item };
   const report = () => args.onProgress?.({ ...current });
   try {
-    const response = await doFetch(args)(
-      `${args.baseUrl ?? ''}/upload/status?uploadId=${encodeURIComponent(item.uploadId)}`,
-      { credentials: 'include' },
-    );
-    if (!response.ok) throw new UploadFailure(uploadErrorMessage(await response.text()));
-    const status = (await response.json()) as UploadStatusResponse;
-    const received = status.files.find((file) => file.fileName === item.file.name)?.received ?? [];
+    const status = await sessionStatus(args, item.uploadId);
+    if (!status) throw new UploadFailure(UPLOAD_FAILED_MESSAGE);
     const total = chunkCount(item.file.size);
-    await sendChunks(current, missingChunks(total, received), args, report);
+    await sendChunks(current, missingChunks(total, receivedOf(status, item)), args, report);
     return { items: [current], error: null };
   } catch (err) {
     return {
@@ -118,6 +126,30 @@ export async function resumeFile(
 export interface UploadStatusResponse {
   uploadId: string;
   files: Array<{ fileName: string; chunkTotal: number; received: number[] }>;
+}
+
+/**
+ * `GET /upload/status?uploadId=`: the chunks the server holds, or null when it no longer knows the
+ * session (finished, or cleaned up after the idle timeout). Other failures throw.
+ */
+export async function sessionStatus(
+  transport: UploadTransport,
+  uploadId: string,
+): Promise<UploadStatusResponse | null> {
+  const response = await doFetch(transport)(
+    `${transport.baseUrl ?? ''}/upload/status?uploadId=${encodeURIComponent(uploadId)}`,
+    { credentials: 'include' },
+  );
+  if (response.status === 404) return null;
+  if (!response.ok) throw new UploadFailure(uploadErrorMessage(await response.text()));
+  return (await response.json()) as UploadStatusResponse;
+}
+
+function receivedOf(status: UploadStatusResponse, item: UploadItem): number[] {
+  const total = chunkCount(item.file.size);
+  const file = status.files.find((entry) => entry.fileName === item.file.name);
+  // Chunks sent with another chunk count belong to a different version of the file.
+  return file && file.chunkTotal === total ? file.received : [];
 }
 
 function allChunks(item: UploadItem): number[] {

@@ -1,0 +1,248 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  Button,
+  Descriptions,
+  Empty,
+  Form,
+  Input,
+  List,
+  Select,
+  Table,
+  Tag,
+  Typography,
+  message,
+} from 'antd';
+import { Link, useParams } from 'react-router';
+import { ApiError, createBranch, editMetadata, repoMessage, type ApiClient } from '@ivory/api';
+import { useApi } from '../../app/api-context.tsx';
+import { formatTimestamp } from '../../format/time.ts';
+import { testIds } from '../../test-ids.ts';
+import {
+  EDA_PROJECT,
+  commitPath,
+  edaKeys,
+  flowsOf,
+  useBolts,
+  useCaseResults,
+  useCases,
+  useJobs,
+  usePipelines,
+  type Case,
+  type JobSummary,
+} from './api.ts';
+import { CASE_CONFIG_LABELS, LABELS, splitList } from './labels.ts';
+
+type CaseForm = { name: string; bolt: string } & Partial<Record<string, string>>;
+
+/** A case: a branch of its bolt, pinned at the bolt's head, carrying the labels as metadata. */
+export async function createCase(client: ApiClient, values: CaseForm, headCommitId?: string) {
+  const labels: Record<string, string> = { [LABELS.case]: values.name, [LABELS.rtl]: values.bolt };
+  for (const key of CASE_CONFIG_LABELS) {
+    const value = values[key]?.trim();
+    if (value && key !== LABELS.rtl) labels[key] = value;
+  }
+  await createBranch(client, {
+    project: EDA_PROJECT,
+    repo: values.bolt,
+    branch: values.name,
+    headCommitId,
+  });
+  await editMetadata(client, {
+    edits: [
+      {
+        branch: {
+          name: {
+            repo: { name: repoMessage({ project: EDA_PROJECT, repo: values.bolt }) },
+            name: values.name,
+          },
+        },
+        replace: { replacement: labels },
+      },
+    ],
+  });
+}
+
+function CreateCaseForm() {
+  const client = useApi();
+  const bolts = useBolts();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<CaseForm>();
+  const [messageApi, holder] = message.useMessage();
+  const create = useMutation({
+    mutationFn: (values: CaseForm) =>
+      createCase(
+        client,
+        values,
+        bolts.data?.find((bolt) => bolt.name === values.bolt)?.head?.commit.id,
+      ),
+    onSuccess: () => {
+      form.resetFields();
+      void queryClient.invalidateQueries({ queryKey: edaKeys.all });
+    },
+    onError: (error) => void messageApi.error(error.message),
+  });
+  return (
+    <Form
+      form={form}
+      layout="vertical"
+      onFinish={(values) => create.mutate(values)}
+      style={{ maxWidth: 640 }}
+    >
+      {holder}
+      <Typography.Title level={3}>New case</Typography.Title>
+      <Form.Item
+        name="name"
+        label="Case"
+        rules={[
+          { required: true, message: 'A case name is required' },
+          { pattern: /^[a-zA-Z0-9_-]+$/, message: 'Letters, digits, "_" and "-" only' },
+        ]}
+      >
+        <Input />
+      </Form.Item>
+      <Form.Item
+        name="bolt"
+        label="Bolt (rtl)"
+        rules={[{ required: true, message: 'Pick a bolt' }]}
+      >
+        <Select
+          loading={bolts.isPending}
+          options={(bolts.data ?? []).map((bolt) => ({ value: bolt.name, label: bolt.name }))}
+        />
+      </Form.Item>
+      {CASE_CONFIG_LABELS.filter((key) => key !== LABELS.rtl).map((key) => (
+        <Form.Item key={key} name={key} label={key}>
+          <Input />
+        </Form.Item>
+      ))}
+      <Button type="primary" htmlType="submit" loading={create.isPending}>
+        Create case
+      </Button>
+    </Form>
+  );
+}
+
+function CaseList({ cases, loading }: { cases: Case[]; loading: boolean }) {
+  return (
+    <List
+      bordered
+      loading={loading}
+      dataSource={cases}
+      locale={{ emptyText: 'No cases yet.' }}
+      renderItem={(item) => (
+        <List.Item data-testid={testIds.edaCaseRow}>
+          <Link to={`/case/${encodeURIComponent(item.name)}`}>{item.name}</Link>
+          <Tag>{item.bolt}</Tag>
+        </List.Item>
+      )}
+    />
+  );
+}
+
+/** /case/:name? — a case's configuration, its runs across flows and its result files. */
+export function CaseScreen() {
+  const { name = '' } = useParams();
+  const cases = useCases();
+  const pipelines = usePipelines();
+  const jobs = useJobs();
+  const results = useCaseResults(name);
+  if (cases.error) throw cases.error;
+
+  if (!name) {
+    return (
+      <main style={{ padding: 24 }}>
+        <Typography.Title level={2}>Case</Typography.Title>
+        <CaseList cases={cases.data ?? []} loading={cases.isPending} />
+        <div style={{ marginTop: 24 }}>
+          <CreateCaseForm />
+        </div>
+      </main>
+    );
+  }
+
+  const item = cases.data?.find((entry) => entry.name === name);
+  if (cases.isSuccess && !item) throw new ApiError(5, `case ${name} not found`);
+  const caseFlows = new Set(splitList(item?.labels[LABELS.flow]));
+  const pipelinesOfCase = new Set(
+    flowsOf(pipelines.data?.items ?? [])
+      .filter((flow) => caseFlows.has(flow.name))
+      .flatMap((flow) => flow.stages.map((stage) => stage.pipeline)),
+  );
+  const runs = (jobs.data?.items ?? []).filter((job) => pipelinesOfCase.has(job.job.pipeline.name));
+
+  return (
+    <main style={{ padding: 24 }}>
+      <Typography.Title level={2}>Case</Typography.Title>
+      <Typography.Title level={3}>{name}</Typography.Title>
+      {item && (
+        <>
+          <Descriptions bordered size="small" column={2} title="Configuration">
+            {CASE_CONFIG_LABELS.map((key) => (
+              <Descriptions.Item key={key} label={key}>
+                {key === LABELS.flow
+                  ? splitList(item.labels[key]).map((flow) => (
+                      <Link
+                        key={flow}
+                        to={`/flow/${encodeURIComponent(flow)}`}
+                        style={{ marginRight: 8 }}
+                      >
+                        {flow}
+                      </Link>
+                    ))
+                  : (item.labels[key] ?? '')}
+              </Descriptions.Item>
+            ))}
+          </Descriptions>
+          <Typography.Paragraph style={{ marginTop: 12 }}>
+            RTL snapshot:{' '}
+            {item.headCommitId ? (
+              <Link to={commitPath(item.bolt, item.headCommitId)}>
+                {item.bolt}@{item.headCommitId.slice(0, 8)}
+              </Link>
+            ) : (
+              `${item.bolt} (no upload yet)`
+            )}
+          </Typography.Paragraph>
+        </>
+      )}
+      <Typography.Title level={4}>Runs across flows</Typography.Title>
+      <Table<JobSummary>
+        rowKey={(job) => `${job.job.pipeline.name}/${job.job.id}`}
+        loading={jobs.isPending}
+        dataSource={runs}
+        pagination={{ pageSize: 20, hideOnSinglePage: true }}
+        locale={{
+          emptyText:
+            jobs.data?.available === false
+              ? 'The pipeline engine is not available yet: runs appear here once it is.'
+              : 'No runs yet.',
+        }}
+        columns={[
+          { title: 'Job', render: (_v, job) => job.job.id },
+          { title: 'Pipeline', render: (_v, job) => job.job.pipeline.name },
+          { title: 'State', render: (_v, job) => <Tag>{job.state ?? 'unknown'}</Tag> },
+          { title: 'Created', render: (_v, job) => formatTimestamp(job.created ?? null) },
+        ]}
+      />
+      <Typography.Title level={4}>Result files</Typography.Title>
+      {(results.data ?? []).length === 0 ? (
+        <Empty
+          description={results.isPending ? 'Loading…' : 'No result commits carry this case yet.'}
+        />
+      ) : (
+        <List
+          bordered
+          dataSource={results.data}
+          renderItem={(result) => (
+            <List.Item>
+              <Link to={commitPath(result.repo, result.commit.commit.id)}>
+                {result.repo}@{result.commit.commit.id.slice(0, 8)}
+              </Link>
+              <span>{result.commit.description}</span>
+            </List.Item>
+          )}
+        />
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,117 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Card, Descriptions, Form, Select, Typography, message } from 'antd';
+import { useEffect } from 'react';
+import { editMetadata, getVersion, inspectCluster } from '@ivory/api';
+import { useApi } from '../../app/api-context.tsx';
+import { formatTimestamp } from '../../format/time.ts';
+import { CopyCommand } from '../../ui/CopyCommand/CopyCommand.tsx';
+import { EDA_PROJECT, edaKeys, useEdaProject } from './api.ts';
+import { LABELS, SETUP_LIST_LABELS, splitList } from './labels.ts';
+
+/** Terminal commands for working with project eda from the terminal client. */
+export function setupCommands(origin: string): string[] {
+  const host = origin.replace(/^https?:\/\//, '');
+  return [
+    `${LABELS.pachctl} config set context ${EDA_PROJECT} --overwrite <<< '{"pachd_address": "grpc://${host}"}'`,
+    `${LABELS.pachctl} config set active-context ${EDA_PROJECT}`,
+    `${LABELS.pachctl} config update context --project ${EDA_PROJECT}`,
+    `${LABELS.pachctl} list repo --project ${EDA_PROJECT}`,
+  ];
+}
+
+function LabelLists({ metadata }: { metadata: Record<string, string> }) {
+  const client = useApi();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<Record<string, string[]>>();
+  const [messageApi, holder] = message.useMessage();
+  useEffect(() => {
+    form.setFieldsValue(
+      Object.fromEntries(SETUP_LIST_LABELS.map((key) => [key, splitList(metadata[key])])),
+    );
+  }, [form, metadata]);
+  const save = useMutation({
+    mutationFn: (values: Record<string, string[]>) =>
+      editMetadata(client, {
+        edits: SETUP_LIST_LABELS.map((key) => ({
+          project: { name: EDA_PROJECT },
+          editKey: { key, value: (values[key] ?? []).join(',') },
+        })),
+      }),
+    onSuccess: () => {
+      void messageApi.success('Labels saved.');
+      void queryClient.invalidateQueries({ queryKey: edaKeys.project() });
+    },
+    onError: (error) => void messageApi.error(error.message),
+  });
+  return (
+    <Form form={form} layout="vertical" onFinish={(values) => save.mutate(values)}>
+      {holder}
+      <Form.Item name={LABELS.kits} label="Kits">
+        <Select mode="tags" placeholder="add a kit" aria-label="Kits" />
+      </Form.Item>
+      <Form.Item name={LABELS.pdkId} label="PDKs">
+        <Select mode="tags" placeholder="add a PDK id" aria-label="PDKs" />
+      </Form.Item>
+      <Button type="primary" htmlType="submit" loading={save.isPending}>
+        Save labels
+      </Button>
+    </Form>
+  );
+}
+
+/** /setup — the cluster connection, the eda project, terminal commands and kit/PDK labels. */
+export function SetupScreen() {
+  const client = useApi();
+  const project = useEdaProject();
+  const cluster = useQuery({
+    queryKey: ['eda', 'cluster'],
+    queryFn: ({ signal }) => inspectCluster(client, EDA_PROJECT, signal),
+  });
+  const version = useQuery({
+    queryKey: ['eda', 'version'],
+    queryFn: ({ signal }) => getVersion(client, signal),
+  });
+  const v = version.data;
+  return (
+    <main style={{ padding: 24, display: 'grid', gap: 16 }}>
+      <Typography.Title level={2}>Setup</Typography.Title>
+      <Card title="Cluster">
+        <Descriptions column={1} size="small">
+          <Descriptions.Item label="Cluster id">
+            {cluster.data?.id ?? (cluster.error ? cluster.error.message : '…')}
+          </Descriptions.Item>
+          <Descriptions.Item label="Version">
+            {v
+              ? `${v.major}.${v.minor}.${v.micro}${v.additional}`
+              : version.error
+                ? version.error.message
+                : '…'}
+          </Descriptions.Item>
+        </Descriptions>
+      </Card>
+      <Card title="Project">
+        <Descriptions column={1} size="small">
+          <Descriptions.Item label="Name">
+            {project.data?.project.name ?? EDA_PROJECT}
+          </Descriptions.Item>
+          <Descriptions.Item label="Description">
+            {project.data?.description ?? ''}
+          </Descriptions.Item>
+          <Descriptions.Item label="Created">
+            {formatTimestamp(project.data?.createdAt ?? null)}
+          </Descriptions.Item>
+        </Descriptions>
+      </Card>
+      <Card title="Terminal commands">
+        <div style={{ display: 'grid', gap: 8 }}>
+          {setupCommands(window.location.origin).map((command) => (
+            <CopyCommand key={command} command={command} />
+          ))}
+        </div>
+      </Card>
+      <Card title="Kits and PDKs">
+        <LabelLists metadata={project.data?.metadata ?? {}} />
+      </Card>
+    </main>
+  );
+}

@@ -1,0 +1,286 @@
+import { useQuery } from '@tanstack/react-query';
+import {
+  ApiError,
+  UPLOAD_PROJECT_ID,
+  createProject,
+  inspectCommit,
+  inspectProject,
+  listBranches,
+  listCommits,
+  listRepos,
+  type ApiClient,
+  type CommitInfo,
+  type ProjectInfo,
+  type RepoInfo,
+} from '@ivory/api';
+import { useApi } from '../../app/api-context.tsx';
+import { LABELS } from './labels.ts';
+
+/** The platform project holding every bolt, flow and case. */
+export const EDA_PROJECT = UPLOAD_PROJECT_ID;
+export const EDA_BRANCH = 'master';
+
+export const edaKeys = {
+  all: ['eda'] as const,
+  project: () => ['eda', 'project'] as const,
+  bolts: () => ['eda', 'bolts'] as const,
+  pipelines: () => ['eda', 'pipelines'] as const,
+  jobs: () => ['eda', 'jobs'] as const,
+  cases: () => ['eda', 'cases'] as const,
+  results: (caseName: string) => ['eda', 'results', caseName] as const,
+};
+
+const NOT_FOUND = 5;
+const UNIMPLEMENTED = 12;
+
+/** InspectProject eda, creating it on first use (answer code 5). */
+export async function ensureEdaProject(client: ApiClient): Promise<ProjectInfo | null> {
+  try {
+    return await inspectProject(client, EDA_PROJECT);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== NOT_FOUND) throw error;
+  }
+  try {
+    await createProject(client, {
+      project: EDA_PROJECT,
+      description: 'Chip-design benchmarking: bolts, flows and cases',
+    });
+  } catch (error) {
+    // Another tab may have created it in between.
+    if (!(error instanceof ApiError) || error.code !== 6) throw error;
+  }
+  return inspectProject(client, EDA_PROJECT);
+}
+
+export function useEdaProject() {
+  const client = useApi();
+  return useQuery({ queryKey: edaKeys.project(), queryFn: () => ensureEdaProject(client) });
+}
+
+export interface Bolt {
+  name: string;
+  description: string;
+  sizeBytes: number;
+  created: string | null;
+  /** Head of master: the last upload, or null before the first one. */
+  head: CommitInfo | null;
+}
+
+async function headCommit(client: ApiClient, repo: string, signal?: AbortSignal) {
+  try {
+    return await inspectCommit(
+      client,
+      { project: EDA_PROJECT, repo, commitId: '', branch: EDA_BRANCH },
+      undefined,
+      signal,
+    );
+  } catch (error) {
+    if (error instanceof ApiError && error.code === NOT_FOUND) return null;
+    throw error;
+  }
+}
+
+export async function fetchBolts(client: ApiClient, signal?: AbortSignal): Promise<Bolt[]> {
+  const repos = await listRepos(client, { projects: [EDA_PROJECT], type: 'user' }, signal);
+  return Promise.all(
+    repos.map(async (info: RepoInfo) => ({
+      name: info.repo.name,
+      description: info.description,
+      sizeBytes: Number(info.details?.sizeBytes ?? info.sizeBytesUpperBound ?? 0),
+      created: info.created,
+      head: await headCommit(client, info.repo.name, signal),
+    })),
+  );
+}
+
+/** Bolts: the user repos of project eda with their master heads (after ensuring the project). */
+export function useBolts() {
+  const client = useApi();
+  const project = useEdaProject();
+  return useQuery({
+    queryKey: edaKeys.bolts(),
+    queryFn: ({ signal }) => fetchBolts(client, signal),
+    enabled: project.isSuccess,
+  });
+}
+
+/** The few fields of pps_v2.PipelineInfo the shell reads; the rest is left to the engine. */
+export interface PipelineSummary {
+  pipeline: { name: string; project?: { name: string } | null };
+  state?: string;
+  metadata?: Record<string, string> | null;
+  details?: { metadata?: { labels?: Record<string, string> | null } | null } | null;
+}
+
+export interface JobSummary {
+  job: { id: string; pipeline: { name: string } };
+  state?: string;
+  created?: string | null;
+  finished?: string | null;
+}
+
+/** A stream that answers UNIMPLEMENTED (the engine is not there yet) reads as empty. */
+async function collectOrEmpty<T>(
+  client: ApiClient,
+  service: string,
+  method: string,
+  body: unknown,
+  signal?: AbortSignal,
+): Promise<{ items: T[]; available: boolean }> {
+  try {
+    return { items: await client.collect<T>(service, method, body, signal), available: true };
+  } catch (error) {
+    if (error instanceof ApiError && error.code === UNIMPLEMENTED) {
+      return { items: [], available: false };
+    }
+    throw error;
+  }
+}
+
+export function usePipelines() {
+  const client = useApi();
+  return useQuery({
+    queryKey: edaKeys.pipelines(),
+    queryFn: ({ signal }) =>
+      collectOrEmpty<PipelineSummary>(
+        client,
+        'pps_v2.API',
+        'ListPipeline',
+        { projects: [{ name: EDA_PROJECT }], details: true },
+        signal,
+      ),
+  });
+}
+
+export function useJobs() {
+  const client = useApi();
+  return useQuery({
+    queryKey: edaKeys.jobs(),
+    queryFn: ({ signal }) =>
+      collectOrEmpty<JobSummary>(
+        client,
+        'pps_v2.API',
+        'ListJob',
+        { projects: [{ name: EDA_PROJECT }], details: false },
+        signal,
+      ),
+  });
+}
+
+/** A pipeline's labels: its spec's metadata.labels, overlaid by EditMetadata on the pipeline. */
+export function pipelineLabels(pipeline: PipelineSummary): Record<string, string> {
+  return { ...(pipeline.details?.metadata?.labels ?? {}), ...(pipeline.metadata ?? {}) };
+}
+
+export interface Flow {
+  name: string;
+  stages: Array<{ stage: string; pipeline: string; state: string }>;
+}
+
+/** Pipelines labelled flow=<name>, grouped per flow, stages ordered by their stage label. */
+export function flowsOf(pipelines: readonly PipelineSummary[]): Flow[] {
+  const flows = new Map<string, Flow>();
+  for (const pipeline of pipelines) {
+    const labels = pipelineLabels(pipeline);
+    const name = labels[LABELS.flow];
+    if (!name) continue;
+    const flow = flows.get(name) ?? { name, stages: [] };
+    flow.stages.push({
+      stage: labels[LABELS.stage] ?? '',
+      pipeline: pipeline.pipeline.name,
+      state: pipeline.state ?? '',
+    });
+    flows.set(name, flow);
+  }
+  const order = new Intl.Collator(undefined, { numeric: true });
+  for (const flow of flows.values()) {
+    flow.stages.sort(
+      (a, b) => order.compare(a.stage, b.stage) || order.compare(a.pipeline, b.pipeline),
+    );
+  }
+  return [...flows.values()].sort((a, b) => order.compare(a.name, b.name));
+}
+
+export interface Case {
+  name: string;
+  /** The bolt (repo) whose branch carries the case. */
+  bolt: string;
+  branch: string;
+  headCommitId: string | null;
+  labels: Record<string, string>;
+}
+
+/** Cases: branches of bolts whose metadata has a `case` label. */
+export async function fetchCases(client: ApiClient, signal?: AbortSignal): Promise<Case[]> {
+  const repos = await listRepos(client, { projects: [EDA_PROJECT], type: 'user' }, signal);
+  const perRepo = await Promise.all(
+    repos.map(async (info) => {
+      const branches = await listBranches(
+        client,
+        { project: EDA_PROJECT, repo: info.repo.name },
+        signal,
+      );
+      return branches
+        .filter((branch) => (branch.metadata ?? {})[LABELS.case])
+        .map((branch) => ({
+          name: branch.metadata[LABELS.case] ?? branch.branch.name,
+          bolt: info.repo.name,
+          branch: branch.branch.name,
+          headCommitId: branch.head?.id ?? null,
+          labels: branch.metadata,
+        }));
+    }),
+  );
+  return perRepo.flat().sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export function useCases() {
+  const client = useApi();
+  const project = useEdaProject();
+  return useQuery({
+    queryKey: edaKeys.cases(),
+    queryFn: ({ signal }) => fetchCases(client, signal),
+    enabled: project.isSuccess,
+  });
+}
+
+export interface CaseResult {
+  repo: string;
+  commit: CommitInfo;
+}
+
+/** Result commits of a case: recent commits in eda repos whose metadata names the case. */
+export async function fetchCaseResults(
+  client: ApiClient,
+  caseName: string,
+  signal?: AbortSignal,
+): Promise<CaseResult[]> {
+  const repos = await listRepos(client, { projects: [EDA_PROJECT], type: 'user' }, signal);
+  const perRepo = await Promise.all(
+    repos.map(async (info) => {
+      const commits = await listCommits(
+        client,
+        { project: EDA_PROJECT, repo: info.repo.name, number: 50 },
+        signal,
+      ).catch(() => [] as CommitInfo[]);
+      return commits
+        .filter((commit) => (commit.metadata ?? {})[LABELS.case] === caseName)
+        .map((commit) => ({ repo: info.repo.name, commit }));
+    }),
+  );
+  return perRepo.flat();
+}
+
+export function useCaseResults(caseName: string) {
+  const client = useApi();
+  return useQuery({
+    queryKey: edaKeys.results(caseName),
+    queryFn: ({ signal }) => fetchCaseResults(client, caseName, signal),
+    enabled: caseName !== '',
+  });
+}
+
+/** The console's file browser at a commit of an eda repo. */
+export function commitPath(repo: string, commitId: string): string {
+  return `/project/${EDA_PROJECT}/repos/${encodeURIComponent(repo)}/commit/${commitId}/`;
+}

@@ -1,0 +1,303 @@
+import { DeleteOutlined, InboxOutlined, RedoOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  Button,
+  Card,
+  Empty,
+  Form,
+  Input,
+  Modal,
+  Progress,
+  Typography,
+  Upload,
+  message,
+} from 'antd';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import {
+  UPLOAD_SUCCESS_MESSAGE,
+  distinctUploadIds,
+  finishUploads,
+  resumeFile,
+  startUploads,
+  validateUploadPath,
+  type UploadFile,
+  type UploadItem,
+} from '@ivory/api';
+import { testIds } from '../../../test-ids.ts';
+import { ConfirmModal } from '../../../ui/Modal/Modal.tsx';
+import { edaKeys } from '../api.ts';
+import { forgetSessions, recallSessions, rememberSessions } from './session-memory.ts';
+import { initialUploadState, progressStatus, uploadButton, uploadReducer } from './upload-state.ts';
+
+/** Redirect after a successful finish (spec section 9). */
+export const REDIRECT_AFTER_SUCCESS_MS = 1000;
+export const SUCCESS_REDIRECT_PATH = '/bolt';
+/** Delay between closing the modal and navigating back. */
+export const MODAL_CLOSE_DELAY_MS = 200;
+
+export const CLEAR_TITLE = 'Clear uploaded files';
+export const CLEAR_TEXT = 'Are you certain you wish to delete the uploaded files?';
+
+export interface UploadFilesModalProps {
+  /** The bolt (repo in project eda) the files go to. */
+  repo: string;
+  /** Called MODAL_CLOSE_DELAY_MS after the modal is closed. */
+  onClosed: () => void;
+  /** Called REDIRECT_AFTER_SUCCESS_MS after the uploads were finished. */
+  onFinished: () => void;
+}
+
+/** The folder-upload modal of the benchmarking shell (spec sections 2, 4, 5, 7, 8, 9). */
+export function UploadFilesModal({ repo, onClosed, onFinished }: UploadFilesModalProps) {
+  const [state, dispatch] = useReducer(uploadReducer, initialUploadState);
+  const [open, setOpen] = useState(true);
+  const [confirmClear, setConfirmClear] = useState(false);
+  /** Finishing (the Done click) in flight: the button shows a spinner meanwhile. */
+  const [finishing, setFinishing] = useState(false);
+  /** A run (start/chunks, or finish) in flight: guards against a second click between calls. */
+  const running = useRef(false);
+  const [messageApi, messageHolder] = message.useMessage();
+  const queryClient = useQueryClient();
+  const stateRef = useRef(state);
+  stateRef.current = state;
+  const timers = useRef<number[]>([]);
+  const pending = useRef<UploadFile[]>([]);
+
+  useEffect(() => {
+    const active = timers.current;
+    return () => active.forEach((timer) => window.clearTimeout(timer));
+  }, []);
+
+  const later = (callback: () => void, ms: number) => {
+    timers.current.push(window.setTimeout(callback, ms));
+  };
+
+  /** rc-upload calls beforeUpload once per file of a folder: batch them into one update. */
+  const addFile = useCallback((file: UploadFile) => {
+    pending.current.push(file);
+    if (pending.current.length === 1) {
+      queueMicrotask(() => {
+        const files = pending.current;
+        pending.current = [];
+        dispatch({ type: 'addFiles', files });
+      });
+    }
+  }, []);
+
+  const onProgress = useCallback(
+    (items: UploadItem[]) => {
+      dispatch({ type: 'progress', items });
+      rememberSessions(repo, stateRef.current.path, items);
+    },
+    [repo],
+  );
+
+  const close = () => {
+    for (const item of stateRef.current.items) item.controller?.abort();
+    setOpen(false);
+    later(onClosed, MODAL_CLOSE_DELAY_MS);
+  };
+
+  async function upload() {
+    const { path, description } = stateRef.current;
+    if (validateUploadPath(path)) {
+      dispatch({ type: 'setPath', value: stateRef.current.pathInput });
+      return;
+    }
+    const recalled = recallSessions(repo, path, stateRef.current.items);
+    if (recalled.size > 0) dispatch({ type: 'resumeSessions', uploadIds: recalled });
+    const items = stateRef.current.items.map((item) => {
+      const uploadId = recalled.get(item.relativePath);
+      return uploadId && item.uploadId === '' ? { ...item, uploadId } : item;
+    });
+    const run = await startUploads({ items, repo, path, description, onProgress });
+    if (run.error) void messageApi.error(run.error);
+  }
+
+  async function finish() {
+    const { items, description } = stateRef.current;
+    const error = await finishUploads({ uploadIds: items, description });
+    if (error) {
+      void messageApi.error(error);
+      return;
+    }
+    forgetSessions(distinctUploadIds(items));
+    void queryClient.invalidateQueries({ queryKey: edaKeys.all });
+    void messageApi.success(UPLOAD_SUCCESS_MESSAGE);
+    later(onFinished, REDIRECT_AFTER_SUCCESS_MS);
+  }
+
+  async function onPrimary() {
+    if (running.current) return;
+    running.current = true;
+    const done = uploadButton(stateRef.current).label === 'Done';
+    if (done) setFinishing(true);
+    try {
+      if (done) await finish();
+      else await upload();
+    } finally {
+      running.current = false;
+      if (done) setFinishing(false);
+    }
+  }
+
+  async function retry(item: UploadItem) {
+    const run = await resumeFile(item, {
+      onProgress: (update) => onProgress([update]),
+    });
+    if (run.error) void messageApi.error(run.error);
+  }
+
+  const button = uploadButton(state);
+  const count = state.items.length;
+
+  return (
+    <Modal
+      open={open}
+      onCancel={close}
+      footer={null}
+      width={1000}
+      maskClosable={false}
+      destroyOnHidden
+      data-testid={testIds.edaUploadModal}
+    >
+      {messageHolder}
+      <div style={{ display: 'flex', gap: 16, alignItems: 'stretch', marginTop: 24 }}>
+        <Card
+          style={{ flex: 1, minWidth: 0 }}
+          title={<h2 style={{ fontSize: 16, fontWeight: 600, margin: 0 }}>Upload Files</h2>}
+        >
+          <Form layout="vertical" component="div">
+            <Form.Item
+              label="File Path"
+              htmlFor="eda-upload-path"
+              validateStatus={state.pathError ? 'error' : undefined}
+              help={state.pathError ? <span role="alert">{state.pathError}</span> : undefined}
+            >
+              <Input
+                id="eda-upload-path"
+                placeholder="please input file path"
+                value={state.pathInput}
+                onChange={(event) => dispatch({ type: 'setPath', value: event.target.value })}
+              />
+            </Form.Item>
+            <Form.Item label="Commit Message" htmlFor="eda-upload-message">
+              <Input
+                id="eda-upload-message"
+                placeholder="please input commit message"
+                value={state.descriptionInput}
+                onChange={(event) =>
+                  dispatch({ type: 'setDescription', value: event.target.value })
+                }
+              />
+            </Form.Item>
+            <Form.Item label="Attach Files">
+              <Upload.Dragger
+                directory
+                multiple
+                showUploadList={false}
+                beforeUpload={(file) => {
+                  addFile(file);
+                  return Upload.LIST_IGNORE;
+                }}
+                data-testid={testIds.edaUploadDropzone}
+              >
+                <p className="ant-upload-drag-icon">
+                  <InboxOutlined />
+                </p>
+                <p className="ant-upload-text">Click or drag a folder to this area to attach it</p>
+                <p className="ant-upload-hint">
+                  Please upload the user_plugin folder located in the rtl directory.
+                </p>
+              </Upload.Dragger>
+            </Form.Item>
+          </Form>
+        </Card>
+        <section
+          aria-label="Attached files"
+          style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}
+        >
+          <Typography.Text strong>Total: {count} files</Typography.Text>
+          {count === 0 ? (
+            <Empty style={{ margin: 'auto' }} description="Upload your file on the left!" />
+          ) : (
+            <ul
+              style={{
+                listStyle: 'none',
+                padding: 0,
+                margin: '8px 0 0',
+                overflowY: 'auto',
+                maxHeight: 420,
+              }}
+            >
+              {state.items.map((item) => (
+                <li
+                  key={item.relativePath}
+                  data-testid={testIds.edaUploadItem}
+                  data-status={item.status}
+                  data-progress={item.progress}
+                  style={{ padding: '6px 0', borderBottom: '1px solid #f0f0f0' }}
+                >
+                  <div style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
+                    <Typography.Text ellipsis style={{ flex: 1 }} title={item.relativePath}>
+                      {item.relativePath}
+                    </Typography.Text>
+                    {item.status === 'error' && (
+                      <Button
+                        size="small"
+                        icon={<RedoOutlined />}
+                        onClick={() => void retry(item)}
+                        aria-label={`Retry ${item.relativePath}`}
+                      >
+                        Retry
+                      </Button>
+                    )}
+                    <Button
+                      size="small"
+                      type="text"
+                      icon={<DeleteOutlined />}
+                      aria-label={`Delete ${item.relativePath}`}
+                      disabled={item.status === 'loading'}
+                      onClick={() => dispatch({ type: 'remove', relativePath: item.relativePath })}
+                    />
+                  </div>
+                  <Progress
+                    size="small"
+                    percent={item.progress}
+                    status={progressStatus(item)}
+                    aria-label={`Progress of ${item.relativePath}`}
+                  />
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
+      <footer style={{ display: 'flex', justifyContent: 'flex-end', gap: 8, marginTop: 16 }}>
+        <Button onClick={() => setConfirmClear(true)} disabled={finishing}>
+          Clear
+        </Button>
+        <Button
+          type="primary"
+          disabled={button.disabled}
+          loading={finishing}
+          onClick={() => void onPrimary()}
+        >
+          {button.label}
+        </Button>
+      </footer>
+      <ConfirmModal
+        open={confirmClear}
+        title={CLEAR_TITLE}
+        text={CLEAR_TEXT}
+        confirmText="YES"
+        cancelText="NO"
+        onConfirm={() => {
+          dispatch({ type: 'clear' });
+          setConfirmClear(false);
+        }}
+        onCancel={() => setConfirmClear(false)}
+      />
+    </Modal>
+  );
+}
