@@ -1,0 +1,91 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiProvider } from '../../app/api-context.tsx';
+import { createFakeApiClient } from '../../test/fake-api-client.ts';
+import { testIds } from '../../test-ids.ts';
+import { ToastProvider } from '../../ui/Toast/Toast.tsx';
+import {
+  clusterCredentialsCommand,
+  connectionInputs,
+  pachdAddressFor,
+  setContextCommand,
+} from './commands.ts';
+import { ConnectTerminalButton } from './ConnectTerminal.tsx';
+
+afterEach(() => {
+  delete window.pachDashConfig;
+  vi.restoreAllMocks();
+});
+
+describe('connection commands', () => {
+  const inputs = {
+    contextName: 'prod',
+    pachdAddress: 'grpcs://pachd.example.com:443',
+    clusterName: 'main',
+    cloudZone: 'us-east1-b',
+    cloudProjectId: 'acme',
+  };
+
+  it('sets the context with source 2 and makes it active', () => {
+    expect(setContextCommand(inputs)).toBe(
+      `echo '{"pachd_address": "grpcs://pachd.example.com:443", "source": 2}' | pachctl config set context prod --overwrite && pachctl config set active-context prod`,
+    );
+  });
+
+  it('gets the cluster credentials', () => {
+    expect(clusterCredentialsCommand(inputs)).toBe(
+      'gcloud container clusters get-credentials main --zone us-east1-b --project acme',
+    );
+  });
+
+  it('derives the pachd address from the origin unless configured', () => {
+    expect(pachdAddressFor({ protocol: 'http:', hostname: '127.0.0.1', port: '4000' })).toBe(
+      'grpc://127.0.0.1:4000',
+    );
+    expect(pachdAddressFor({ protocol: 'https:', hostname: 'c.example.com', port: '' })).toBe(
+      'grpcs://c.example.com:443',
+    );
+    expect(connectionInputs('cid', { REACT_APP_PACHD_ADDRESS: 'grpc://p:30650' })).toMatchObject({
+      contextName: 'cid',
+      pachdAddress: 'grpc://p:30650',
+    });
+  });
+});
+
+describe('ConnectTerminalButton', () => {
+  it(
+    'opens the commands filled from InspectCluster and copies one with a toast',
+    { timeout: 20_000 },
+    async () => {
+      const user = userEvent.setup();
+      const api = createFakeApiClient({
+        'admin_v2.API/InspectCluster': () => ({ id: 'cluster-42' }),
+      });
+      render(
+        <QueryClientProvider client={new QueryClient()}>
+          <ApiProvider client={api}>
+            <ToastProvider>
+              <ConnectTerminalButton />
+            </ToastProvider>
+          </ApiProvider>
+        </QueryClientProvider>,
+      );
+      await user.click(screen.getByTestId(testIds.connectButton));
+      const modal = await screen.findByTestId(testIds.connectModal, {}, { timeout: 10_000 });
+      expect(
+        await within(modal).findByText(/pachctl config set context cluster-42 --overwrite/),
+      ).toBeInTheDocument();
+      expect(within(modal).getByText('pachctl auth login')).toBeInTheDocument();
+      expect(within(modal).getByText('pachctl auth login --one-time-password')).toBeInTheDocument();
+      expect(
+        within(modal).getByText(/gcloud container clusters get-credentials/),
+      ).toBeInTheDocument();
+
+      await user.click(within(modal).getAllByRole('button', { name: 'Copy command' })[1]!);
+      expect(await navigator.clipboard.readText()).toBe('pachctl auth login');
+      expect(await screen.findByText('Command Line Copied')).toBeInTheDocument();
+    },
+  );
+});

@@ -1,0 +1,75 @@
+/** Command lines for connecting a terminal client to the cluster (spec sections 1, 3 and 9). */
+export const CONNECTION_SOURCE = 2;
+export const DEFAULT_PACHD_PORT = 30650;
+
+export interface ConnectionInputs {
+  contextName: string;
+  pachdAddress: string;
+  clusterName: string;
+  cloudZone: string;
+  cloudProjectId: string;
+}
+
+/** Shell single-quoting. */
+function quote(text: string): string {
+  return /^[A-Za-z0-9_.:/@-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Sets a context with the pachd address (source 2) and makes it the active one. */
+export function setContextCommand({ contextName, pachdAddress }: ConnectionInputs): string {
+  const config = `{"pachd_address": ${JSON.stringify(pachdAddress)}, "source": ${CONNECTION_SOURCE}}`;
+  const name = quote(contextName);
+  return `echo '${config}' | pachctl config set context ${name} --overwrite && pachctl config set active-context ${name}`;
+}
+
+export function connectCommand({ pachdAddress }: ConnectionInputs): string {
+  return `pachctl connect ${quote(pachdAddress)}`;
+}
+
+export const LOGIN_COMMAND = 'pachctl auth login';
+export const ONE_TIME_PASSWORD_LOGIN_COMMAND = 'pachctl auth login --one-time-password';
+
+export function clusterCredentialsCommand({
+  clusterName,
+  cloudZone,
+  cloudProjectId,
+}: ConnectionInputs): string {
+  return `gcloud container clusters get-credentials ${quote(clusterName)} --zone ${quote(
+    cloudZone,
+  )} --project ${quote(cloudProjectId)}`;
+}
+
+function setting(config: Record<string, unknown>, key: string): string {
+  const value = config[key];
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+/**
+ * The pachd address: the runtime setting REACT_APP_PACHD_ADDRESS when given, else the console's
+ * own host (grpcs on https, grpc otherwise).
+ */
+export function pachdAddressFor(
+  location: { protocol: string; hostname: string; port: string },
+  configured = '',
+): string {
+  if (configured) return configured;
+  const secure = location.protocol === 'https:';
+  const port = location.port || (secure ? '443' : String(DEFAULT_PACHD_PORT));
+  return `${secure ? 'grpcs' : 'grpc'}://${location.hostname}:${port}`;
+}
+
+/** Inputs from the cluster id, runtime settings and the page's origin. */
+export function connectionInputs(
+  clusterId: string,
+  config: unknown = globalThis.window?.pachDashConfig,
+  location: { protocol: string; hostname: string; port: string } = window.location,
+): ConnectionInputs {
+  const source = (config && typeof config === 'object' ? config : {}) as Record<string, unknown>;
+  return {
+    contextName: setting(source, 'REACT_APP_CONTEXT_NAME') || clusterId || 'ivory',
+    pachdAddress: pachdAddressFor(location, setting(source, 'REACT_APP_PACHD_ADDRESS')),
+    clusterName: setting(source, 'REACT_APP_CLUSTER_NAME') || '<cluster name>',
+    cloudZone: setting(source, 'REACT_APP_CLOUD_ZONE') || '<cloud zone>',
+    cloudProjectId: setting(source, 'REACT_APP_CLOUD_PROJECT_ID') || '<cloud project id>',
+  };
+}
