@@ -19,6 +19,11 @@ export interface ServerConfig {
   faultKillAt: string;
   /** Cluster mode: a Pachyderm cluster's HTTP gateway (IVORY_PACHD_ADDRESS); unset = embedded. */
   pachdAddress?: string;
+  /**
+   * Optional browser settings passed through to the page's runtime settings under their
+   * REACT_APP_ names (analytics and error-report destinations, terminal connection details).
+   */
+  browserSettings: Record<string, string>;
 }
 
 /** Every environment variable the server reads (here and in auth/config.ts). */
@@ -34,6 +39,14 @@ export const SERVER_ENV_NAMES = [
   'IVORY_UPLOAD_TTL_MS',
   'IVORY_FAULT_KILL_AT',
   'IVORY_PACHD_ADDRESS',
+  'IVORY_RUDDERSTACK_WRITE_KEY',
+  'IVORY_RUDDERSTACK_DATA_PLANE_URL',
+  'IVORY_SENTRY_DSN',
+  'IVORY_PACHCTL_ADDRESS',
+  'IVORY_CONTEXT_NAME',
+  'IVORY_CLUSTER_NAME',
+  'IVORY_CLOUD_ZONE',
+  'IVORY_CLOUD_PROJECT_ID',
   ...Object.values(AUTH_ENV),
 ] as const;
 
@@ -93,5 +106,23 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     uploadTtlMs: integer(env.IVORY_UPLOAD_TTL_MS, 24 * 60 * 60 * 1000, 'IVORY_UPLOAD_TTL_MS'),
     faultKillAt: env.IVORY_FAULT_KILL_AT ?? '',
     pachdAddress: pachdAddress(env.IVORY_PACHD_ADDRESS),
+    browserSettings: withoutEmpty({
+      REACT_APP_RUDDERSTACK_WRITE_KEY: env.IVORY_RUDDERSTACK_WRITE_KEY,
+      REACT_APP_RUDDERSTACK_DATA_PLANE_URL: env.IVORY_RUDDERSTACK_DATA_PLANE_URL,
+      REACT_APP_SENTRY_DSN: env.IVORY_SENTRY_DSN,
+      REACT_APP_PACHD_ADDRESS: env.IVORY_PACHCTL_ADDRESS,
+      REACT_APP_CONTEXT_NAME: env.IVORY_CONTEXT_NAME,
+      REACT_APP_CLUSTER_NAME: env.IVORY_CLUSTER_NAME,
+      REACT_APP_CLOUD_ZONE: env.IVORY_CLOUD_ZONE,
+      REACT_APP_CLOUD_PROJECT_ID: env.IVORY_CLOUD_PROJECT_ID,
+    }),
   };
+}
+
+function withoutEmpty(settings: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(settings).flatMap(([name, value]) =>
+      value?.trim() ? [[name, value.trim()]] : [],
+    ),
+  );
 }

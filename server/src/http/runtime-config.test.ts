@@ -24,6 +24,21 @@ describe('runtime settings script', () => {
     });
   });
 
+  it('passes optional browser settings through under their REACT_APP_ names', () => {
+    const settings = settingsOf(
+      runtimeConfigScript(
+        configFromEnv({
+          IVORY_SENTRY_DSN: 'https://key@errors.example.com/1',
+          IVORY_RUDDERSTACK_WRITE_KEY: ' ',
+          IVORY_PACHCTL_ADDRESS: 'grpcs://pachd.example.com:443',
+        }),
+      ),
+    );
+    expect(settings.REACT_APP_SENTRY_DSN).toBe('https://key@errors.example.com/1');
+    expect(settings.REACT_APP_PACHD_ADDRESS).toBe('grpcs://pachd.example.com:443');
+    expect(settings).not.toHaveProperty('REACT_APP_RUDDERSTACK_WRITE_KEY');
+  });
+
   it('leaves the issuer empty and telemetry on by default', () => {
     const settings = settingsOf(runtimeConfigScript(configFromEnv({})));
     expect(settings.REACT_APP_RUNTIME_ISSUER_URI).toBe('');

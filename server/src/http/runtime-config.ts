@@ -7,6 +7,7 @@ export function runtimeConfigScript(config: ServerConfig): string {
     REACT_APP_RUNTIME_ISSUER_URI: config.auth.issuer ?? '',
     REACT_APP_RUNTIME_DISABLE_TELEMETRY: config.disableTelemetry ? 'true' : 'false',
     REACT_APP_RELEASE_VERSION: config.releaseVersion,
+    ...config.browserSettings,
   };
   return `window.pachDashConfig = ${JSON.stringify(settings)};\n`;
 }

@@ -21,6 +21,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
     releaseVersion: '9.9.9-test',
     disableTelemetry: true,
     auth: {},
+    browserSettings: {},
     seed: false,
     logLevel: 'warn',
     uploadTtlMs: 24 * 60 * 60 * 1000,
