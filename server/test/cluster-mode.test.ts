@@ -8,7 +8,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClusterUploadLander, landStagedUpload } from '../src/proxy/cluster-upload.ts';
+import {
+  ClusterUploadLander,
+  landStagedUpload,
+  type StagedPart,
+} from '../src/proxy/cluster-upload.ts';
 import { Upstream } from '../src/proxy/upstream.ts';
 import {
   call,
@@ -192,7 +196,7 @@ describe('cluster mode: /api forwarded to the cluster', () => {
     }
   });
 
-  it('lands staged chunk files (the /upload layout) through the cluster (landStagedUpload)', async () => {
+  it('lands staged parts (the /upload layout) through the cluster (landStagedUpload)', async () => {
     const uploadsDir = await mkdtemp(path.join(tmpdir(), 'ivory-staged-'));
     const upload = {
       id: 'u1',
@@ -201,37 +205,47 @@ describe('cluster mode: /api forwarded to the cluster', () => {
       branch: 'master',
       path: '/staged',
     };
-    const staged: Record<string, Buffer[]> = {
-      'notes/a.txt': [Buffer.from('chunk one, '), Buffer.from('chunk two')],
-      'b.bin': [randomBytes(1000)],
+    // Per file: its parts on disk; a part's file may hold more bytes than the part (a staging
+    // file with the tail of an interrupted chunk after the recorded ones).
+    const staged: Record<string, { bytes: Buffer; used: number }[]> = {
+      'notes/a.txt': [
+        { bytes: Buffer.from('chunk one, junk'), used: 11 },
+        { bytes: Buffer.from('chunk two'), used: 9 },
+      ],
+      'b.bin': [{ bytes: randomBytes(1000), used: 1000 }],
     };
-    for (const [name, chunks] of Object.entries(staged)) {
+    const parts: Record<string, StagedPart[]> = {};
+    for (const [name, runs] of Object.entries(staged)) {
       const dir = path.join(uploadsDir, upload.id, encodeURIComponent(name));
       await mkdir(dir, { recursive: true });
-      for (const [index, chunk] of chunks.entries())
-        await writeFile(path.join(dir, String(index)), chunk);
+      parts[name] = [];
+      for (const [index, run] of runs.entries()) {
+        await writeFile(path.join(dir, String(index)), run.bytes);
+        parts[name].push({ path: path.join(dir, String(index)), bytes: run.used });
+      }
     }
-    const files = Object.entries(staged).map(([name, chunks]) => ({
+    const files = Object.entries(staged).map(([name, runs]) => ({
       file_name: name,
-      chunk_total: chunks.length,
+      chunk_total: runs.length,
     }));
+    const partsOf = (name: string) => parts[name]!;
     const lander = new ClusterUploadLander(new Upstream(cluster.url));
     const incomplete = landStagedUpload(
       lander,
-      { uploadsDir, upload, files, receivedChunks: () => 0 },
+      { upload, files, receivedChunks: () => 0, partsOf },
       'x',
     );
     await expect(incomplete).rejects.toThrow(/incomplete/);
     const landed = await landStagedUpload(
       lander,
-      { uploadsDir, upload, files, receivedChunks: (name) => staged[name]!.length },
+      { upload, files, receivedChunks: (name) => staged[name]!.length, partsOf },
       'staged upload',
     );
     expect(
       (await getFile(upstream.url, 'images', landed.id, '/staged/notes/a.txt')).toString(),
     ).toBe('chunk one, chunk two');
     const binary = await getFile(upstream.url, 'images', landed.id, '/staged/b.bin');
-    expect(binary.equals(staged['b.bin']![0]!)).toBe(true);
+    expect(binary.equals(staged['b.bin']![0]!.bytes)).toBe(true);
     await rm(uploadsDir, { recursive: true, force: true });
   });
 
@@ -254,14 +268,19 @@ describe('cluster mode: /api forwarded to the cluster', () => {
   });
 
   it('serves omni_v1.API from the local registry, never the cluster', async () => {
-    const trial = await call(cluster.url, 'omni_v1.API/ListTrial', {});
-    expect(trial.status).toBe(501);
-    expect(trial.contentType).toBe('application/json');
-    expect(trial.body).toEqual({
-      code: 12,
-      message: 'ListTrial is not implemented yet',
-      details: [],
+    // A trial that exists only on the upstream: the cluster-mode server must not see it.
+    const upstreamTrial = await ok(upstream.url, 'omni_v1.API/CreateTrial', { flow: 'ghost' });
+    expect(await results(upstream.url, 'omni_v1.API/ListTrial', {})).toHaveLength(1);
+
+    const listed = await call(cluster.url, 'omni_v1.API/CountTrial', {});
+    expect(listed.status).toBe(200);
+    expect(listed.contentType).toBe('application/json');
+    expect(listed.body).toEqual({ count: '0' });
+    expect(await results(cluster.url, 'omni_v1.API/ListTrial', {})).toEqual([]);
+    const missing = await call(cluster.url, 'omni_v1.API/InspectTrial', {
+      trial: { id: upstreamTrial.id },
     });
+    expect(missing.status).toBe(404);
   });
 });
 

@@ -9,7 +9,7 @@ import { invalidArgument } from '../errors.ts';
 export type WireObject = Record<string, unknown>;
 
 /** Keys whose values are string maps: their keys are data, not field names. */
-const mapFields = new Set(['metadata', 'replacement']);
+const mapFields = new Set(['metadata', 'replacement', 'parameters', 'labels']);
 
 /** Recursively renames snake_case keys to lowerCamelCase (map fields' keys are left alone). */
 export function normaliseKeys(value: unknown): unknown {

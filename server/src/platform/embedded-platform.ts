@@ -10,6 +10,7 @@ import type { MethodRegistry } from './platform.ts';
 import { openPps, type Pps } from './pps/index.ts';
 import { BlobStore } from './storage/blob-store.ts';
 import { openDatabase, type Db } from './storage/database.ts';
+import { openTrials, type TrialService } from './trials/index.ts';
 import { registerVersionApi } from './version-api.ts';
 
 /** The platform that runs inside the server: SQLite + blob store + method registry. */
@@ -22,6 +23,8 @@ export interface EmbeddedPlatform {
   methods: MethodRegistry;
   /** The pipeline engine; its runner starts with `pps.start()` (after seeding). */
   pps: Pps;
+  /** The trial (experiment) service, omni_v1.API. */
+  trials: TrialService;
   /** Stops running jobs (they resume on the next start) and closes the database. */
   close(): Promise<void>;
 }
@@ -44,6 +47,7 @@ export async function openEmbeddedPlatform(options: {
   registerMetadataApi(methods, pfs, cluster);
   registerAuthOffApi(methods);
   const pps = openPps({ db, dataDir: options.dataDir, pfs, blobs, events, methods });
+  const trials = openTrials({ db, pfs, blobs, pps, methods });
   return {
     db,
     blobs,
@@ -52,7 +56,9 @@ export async function openEmbeddedPlatform(options: {
     cluster,
     methods,
     pps,
+    trials,
     async close() {
+      await trials.close();
       await pps.close();
       db.close();
     },

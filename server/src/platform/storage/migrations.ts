@@ -195,4 +195,62 @@ export const migrations: readonly string[] = [
     created_at INTEGER NOT NULL
   );
   `,
+  // 3: trials (omni_v1): experiments that run a flow with parameters, and their metrics.
+  `
+  CREATE TABLE trials (
+    id TEXT PRIMARY KEY,
+    project TEXT NOT NULL,
+    flow TEXT NOT NULL,
+    case_name TEXT NOT NULL DEFAULT '',
+    state TEXT NOT NULL,
+    job_state TEXT NOT NULL DEFAULT '',
+    reason TEXT NOT NULL DEFAULT '',
+    author TEXT NOT NULL DEFAULT '',
+    description TEXT NOT NULL DEFAULT '',
+    job_set_id TEXT NOT NULL DEFAULT '',
+    rerun_of TEXT NOT NULL DEFAULT '',
+    created_at INTEGER NOT NULL,
+    started_at INTEGER,
+    finished_at INTEGER,
+    deleted_at INTEGER
+  );
+  CREATE INDEX trials_by_created ON trials(created_at, id);
+  CREATE INDEX trials_by_project ON trials(project, created_at, id);
+  CREATE INDEX trials_by_flow ON trials(project, flow, created_at, id);
+  CREATE INDEX trials_by_job_set ON trials(job_set_id);
+  CREATE INDEX trials_by_state ON trials(state, finished_at);
+
+  CREATE TABLE trial_params (
+    trial_id TEXT NOT NULL REFERENCES trials(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    value TEXT NOT NULL,
+    num_value REAL,
+    PRIMARY KEY (trial_id, name)
+  ) WITHOUT ROWID;
+  CREATE INDEX trial_params_by_num ON trial_params(name, num_value, trial_id);
+  CREATE INDEX trial_params_by_value ON trial_params(name, value, trial_id);
+
+  CREATE TABLE trial_labels (
+    trial_id TEXT NOT NULL REFERENCES trials(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    value TEXT NOT NULL,
+    num_value REAL,
+    PRIMARY KEY (trial_id, name)
+  ) WITHOUT ROWID;
+  CREATE INDEX trial_labels_by_num ON trial_labels(name, num_value, trial_id);
+  CREATE INDEX trial_labels_by_value ON trial_labels(name, value, trial_id);
+
+  -- One row per reported value: a history point (is_final = 0) or the final value (is_final = 1,
+  -- exactly one per trial and name; for a history it is the last point and carries its step).
+  CREATE TABLE trial_metrics (
+    trial_id TEXT NOT NULL REFERENCES trials(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    value REAL NOT NULL,
+    step INTEGER,
+    is_final INTEGER NOT NULL,
+    PRIMARY KEY (trial_id, name, seq)
+  ) WITHOUT ROWID;
+  CREATE INDEX trial_metrics_final ON trial_metrics(name, value, trial_id) WHERE is_final = 1;
+  `,
 ];
