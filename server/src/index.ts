@@ -16,6 +16,7 @@ import { registerRuntimeConfigRoute } from './http/runtime-config.ts';
 import { registerStaticRoutes } from './http/static-routes.ts';
 import { openEmbeddedPlatform, type EmbeddedPlatform } from './platform/embedded-platform.ts';
 import { registerPipelineSchemaRoute } from './platform/pps/index.ts';
+import { pachTokenFor } from './proxy/api-proxy.ts';
 import { registerClusterMode, type ClusterMode } from './proxy/cluster-mode.ts';
 import { registerAuthenticateRoute, rewritePfsUrl } from './proxy/embedded-pachd.ts';
 import { seedDemo } from './seed/demo.ts';
@@ -96,10 +97,13 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
     platform.blobs,
     config.dataDir,
     faults,
+    cluster?.lander ?? null,
   );
   await uploads.init();
   await uploads.removeAbandoned(config.uploadTtlMs);
-  await registerUploadRoutes(app, uploads, platform.blobs, faults);
+  await registerUploadRoutes(app, uploads, platform.blobs, faults, (request) =>
+    pachTokenFor(request, cluster?.tokens ?? null),
+  );
   await registerStaticRoutes(app, config.webDist);
 
   if (!cluster && config.seed && (await seedDemo(platform.pfs, platform.blobs, platform.pps)))

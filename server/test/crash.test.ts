@@ -76,65 +76,95 @@ describe('crash safety', () => {
     expect(Object.keys(expected).sort()).toEqual([first, second].sort());
     expect(expected[second]!['/c.txt']).toBe(sha('gamma'));
 
-    // 1. SIGKILL half-way through writing a chunk.
+    // 1. SIGKILL half-way through writing a chunk into a staging file that holds chunk 0.
     const uploadId = await startUpload(url);
+    const halfDone = randomBytes(3 * 1024 * 1024);
+    expect(
+      (await sendChunk(url, uploadId, 'big.bin', 2, 0, halfDone.subarray(0, 1024 * 1024))).status,
+    ).toBe(200);
     await expect(
-      sendChunk(url, uploadId, 'big.bin', 2, 0, randomBytes(2 * 1024 * 1024)),
+      sendChunk(url, uploadId, 'big.bin', 2, 1, halfDone.subarray(1024 * 1024)),
     ).rejects.toThrow();
     expect(await current.exited()).toBe('SIGKILL');
     current = await current.restart();
     url = current.url;
     expect(await snapshot(url)).toEqual(expected);
+    const afterChunkKill = await fetch(`${url}/upload/status?uploadId=${uploadId}`).then(
+      (r) => r.json() as Promise<Json>,
+    );
+    expect(afterChunkKill.files).toEqual([{ fileName: 'big.bin', chunkTotal: 2, received: [0] }]);
 
-    // 2. SIGKILL after the blobs are stored, before the SQLite transaction.
-    current = await current.restart({ IVORY_FAULT_KILL_AT: 'upload-finish-after-blobs' });
+    // 2. SIGKILL after the first file's bytes moved into the blob store, before the second's:
+    //    one.bin arrives in order (appended to its staging file, hashed as it comes), two.bin
+    //    out of order (its chunk 1 waits in a file of its own until finish).
+    current = await current.restart({ IVORY_FAULT_KILL_AT: 'upload-finish-mid-blobs' });
     url = current.url;
     const secondUpload = await startUpload(url);
     const payload = randomBytes(1024 * 1024);
-    expect(
-      (await sendChunk(url, secondUpload, 'one.bin', 2, 0, payload.subarray(0, 600_000))).status,
-    ).toBe(200);
-    expect(
-      (await sendChunk(url, secondUpload, 'one.bin', 2, 1, payload.subarray(600_000))).status,
-    ).toBe(200);
-    await expect(
+    const other = randomBytes(700_000);
+    const sent = [
+      await sendChunk(url, secondUpload, 'one.bin', 2, 0, payload.subarray(0, 600_000)),
+      await sendChunk(url, secondUpload, 'one.bin', 2, 1, payload.subarray(600_000)),
+      await sendChunk(url, secondUpload, 'two.bin', 2, 1, other.subarray(400_000)),
+      await sendChunk(url, secondUpload, 'two.bin', 2, 0, other.subarray(0, 400_000)),
+    ];
+    expect(sent.map((response) => response.status)).toEqual([200, 200, 200, 200]);
+    const finishUpload = () =>
       fetch(`${url}/upload/finish`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ uploadId: secondUpload }),
-      }),
-    ).rejects.toThrow();
+      });
+    await expect(finishUpload()).rejects.toThrow();
     expect(await current.exited()).toBe('SIGKILL');
 
-    // 3. SIGKILL inside the SQLite transaction (after the same kind of upload).
+    // 3. SIGKILL after all the blobs are stored, before the SQLite transaction.
+    current = await current.restart({ IVORY_FAULT_KILL_AT: 'upload-finish-after-blobs' });
+    url = current.url;
+    expect(await snapshot(url)).toEqual(expected);
+    await expect(finishUpload()).rejects.toThrow();
+    expect(await current.exited()).toBe('SIGKILL');
+
+    // 4. SIGKILL inside the SQLite transaction (after the same kind of upload).
     current = await current.restart({ IVORY_FAULT_KILL_AT: 'upload-finish-mid-transaction' });
     url = current.url;
     expect(await snapshot(url)).toEqual(expected);
     const status = await fetch(`${url}/upload/status?uploadId=${secondUpload}`).then(
       (r) => r.json() as Promise<Json>,
     );
-    expect(status.files[0].received).toEqual([0, 1]);
-    await expect(
-      fetch(`${url}/upload/finish`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ uploadId: secondUpload }),
-      }),
-    ).rejects.toThrow();
+    expect(status.files.map((file: Json) => file.received)).toEqual([
+      [0, 1],
+      [0, 1],
+    ]);
+    // Repeated chunks are still compared with the kept bytes (now in the blob store).
+    const again = await sendChunk(url, secondUpload, 'one.bin', 2, 1, payload.subarray(600_000));
+    expect(again.status).toBe(200);
+    const changed = await sendChunk(url, secondUpload, 'two.bin', 2, 0, randomBytes(400_000));
+    expect(((await changed.json()) as Json).code).toBe(3);
+    await expect(finishUpload()).rejects.toThrow();
     expect(await current.exited()).toBe('SIGKILL');
 
     current = await current.restart();
     url = current.url;
     expect(await snapshot(url)).toEqual(expected);
 
-    // The interrupted upload is still resumable and lands exactly once when finished.
-    const finished = await fetch(`${url}/upload/finish`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ uploadId: secondUpload }),
-    });
+    // The interrupted uploads are still resumable and land exactly once when finished.
+    const finished = await finishUpload();
     expect(finished.status).toBe(200);
     expect(sha(await getFile(url, 'crash', 'master', '/uploaded/one.bin'))).toBe(sha(payload));
+    expect(sha(await getFile(url, 'crash', 'master', '/uploaded/two.bin'))).toBe(sha(other));
+    expect(
+      (await sendChunk(url, uploadId, 'big.bin', 2, 1, halfDone.subarray(1024 * 1024))).status,
+    ).toBe(200);
+    const firstFinished = await fetch(`${url}/upload/finish`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ uploadId }),
+    });
+    expect(firstFinished.status).toBe(200);
+    expect(sha(await getFile(url, 'crash', 'master', '/uploaded/big.bin'))).toBe(sha(halfDone));
+    const commits = await results(url, 'pfs_v2.API/ListCommit', { repo: repo('crash') });
+    expect(commits).toHaveLength(Object.keys(expected).length + 2);
   });
 
   it('survives an external SIGKILL while a large ModifyFile is streaming', async () => {

@@ -1,5 +1,4 @@
 import { createReadStream } from 'node:fs';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import { ApiError, Code, failedPrecondition } from '../errors.ts';
 import { normalisePath, normaliseRelativeName } from '../platform/pfs/file-paths.ts';
@@ -129,18 +128,43 @@ export function chunkedStagedFile(targetPath: string, chunkPaths: string[]): Sta
   };
 }
 
-/** What landStagedUpload needs of an upload session (upload/upload-sessions.ts rows). */
+/** A run of staged bytes: the first `bytes` bytes of the file at `path`. */
+export interface StagedPart {
+  path: string;
+  bytes: number;
+}
+
+/** A staged file whose bytes are runs of files on disk, read one after another. */
+export function partsStagedFile(targetPath: string, parts: StagedPart[]): StagedFile {
+  return {
+    path: targetPath,
+    open: () =>
+      Readable.from(
+        (async function* () {
+          for (const part of parts) {
+            if (part.bytes > 0) yield* createReadStream(part.path, { end: part.bytes - 1 });
+          }
+        })(),
+      ),
+  };
+}
+
+/** What landStagedUpload needs of an upload session (upload/upload-sessions.ts). */
 export interface StagedUpload {
-  uploadsDir: string;
   upload: { id: string; project: string; repo: string; branch: string; path: string };
   files: { file_name: string; chunk_total: number }[];
   /** How many chunks of a file were received. */
   receivedChunks(fileName: string): number;
+  /**
+   * Where a complete file's bytes are staged, in order (upload-sessions.ts: the leading chunks
+   * in one `data` file, chunks that arrived out of order in files of their own).
+   */
+  partsOf(fileName: string): StagedPart[] | Promise<StagedPart[]>;
 }
 
 /**
- * Lands a chunked upload (staged as <uploadsDir>/<uploadId>/<encoded file name>/<index>, the
- * layout of upload/upload-sessions.ts) through a lander, after checking every file is complete.
+ * Lands a chunked upload through a lander, after checking every file is complete. Each file's
+ * staged parts are streamed as they are (nothing is assembled or copied locally).
  */
 export async function landStagedUpload(
   lander: UploadLander,
@@ -150,20 +174,19 @@ export async function landStagedUpload(
 ): Promise<LandedCommit> {
   const { upload, files } = staged;
   if (files.length === 0) throw failedPrecondition(`upload ${upload.id} has no files`);
-  const stagedFiles = files.map((file) => {
+  for (const file of files) {
     const received = staged.receivedChunks(file.file_name);
     if (received !== file.chunk_total) {
       throw failedPrecondition(
         `file ${file.file_name} is incomplete: received ${received} of ${file.chunk_total} chunks`,
       );
     }
-    const dir = path.join(staged.uploadsDir, upload.id, encodeURIComponent(file.file_name));
-    const chunks = Array.from({ length: file.chunk_total }, (_, index) =>
-      path.join(dir, String(index)),
-    );
+  }
+  const stagedFiles: StagedFile[] = [];
+  for (const file of files) {
     const target = normalisePath(`${upload.path}/${normaliseRelativeName(file.file_name)}`);
-    return chunkedStagedFile(target, chunks);
-  });
+    stagedFiles.push(partsStagedFile(target, await staged.partsOf(file.file_name)));
+  }
   return lander.land(
     { project: upload.project, repo: upload.repo, branch: upload.branch, description },
     stagedFiles,

@@ -5,7 +5,10 @@ import { ApiError, Code } from '../errors.ts';
  *
  * 1. Crash tests set IVORY_FAULT_KILL_AT to one of these points; the server then kills itself
  *    with SIGKILL there, to prove that no partial upload ever shows up as a finished commit.
- *    - upload-chunk-mid: after writing about half of a chunk's bytes to disk;
+ *    - upload-chunk-mid: after writing about half of the bytes of a chunk that is not its
+ *      file's first (so they go into a staging file already holding the earlier chunks);
+ *    - upload-finish-mid-blobs: after each file's staged bytes moved into the blob store (so
+ *      with several files, some have moved and some have not);
  *    - upload-finish-after-blobs: after the blobs are stored, before the SQLite transaction;
  *    - upload-finish-mid-transaction: inside the SQLite transaction, after all its writes.
  *
@@ -18,7 +21,10 @@ import { ApiError, Code } from '../errors.ts';
  * Never set either variable in production.
  */
 export type FaultPoint =
-  'upload-chunk-mid' | 'upload-finish-after-blobs' | 'upload-finish-mid-transaction';
+  | 'upload-chunk-mid'
+  | 'upload-finish-mid-blobs'
+  | 'upload-finish-after-blobs'
+  | 'upload-finish-mid-transaction';
 
 export class FaultInjector {
   private failChunk: { fileName: string; index: number } | null;

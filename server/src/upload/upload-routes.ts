@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -8,68 +8,12 @@ import { readObject, readString } from '../http/wire.ts';
 import { defaultProject } from '../platform/pfs/pfs-requests.ts';
 import type { BlobStore } from '../platform/storage/blob-store.ts';
 import type { FaultInjector } from './fault-injection.ts';
-import type { ReceivedChunk, UploadSessions } from './upload-sessions.ts';
+import type { ChunkId, ChunkSource, UploadSessions } from './upload-sessions.ts';
 
 /** The largest chunk slice accepted (the client sends 20 MiB slices), plus a little slack. */
 export const maxChunkBytes = 20 * 1024 * 1024 + 64 * 1024;
 
-interface MultipartFile {
-  file: AsyncIterable<Buffer> & { truncated: boolean };
-}
-
-/** Streams one multipart file part to an fsynced temp file while hashing it. */
-async function receiveChunk(
-  part: MultipartFile,
-  blobs: BlobStore,
-  faults: FaultInjector,
-  requestBytes: number,
-): Promise<ReceivedChunk> {
-  const tempPath = blobs.tempPath();
-  const handle = await open(tempPath, 'wx');
-  const hasher = createHash('sha256');
-  let sizeBytes = 0;
-  try {
-    for await (const bytes of part.file) {
-      await handle.write(bytes);
-      hasher.update(bytes);
-      sizeBytes += bytes.length;
-      if (faults.armed('upload-chunk-mid') && sizeBytes >= requestBytes / 2) {
-        await handle.sync();
-        faults.crashAt('upload-chunk-mid');
-      }
-    }
-    if (part.file.truncated) throw invalidArgument(`a chunk may be at most ${maxChunkBytes} bytes`);
-    await handle.sync();
-    await handle.close();
-    return { tempPath, hash: hasher.digest('hex'), sizeBytes };
-  } catch (error) {
-    await handle.close().catch(() => undefined);
-    await rm(tempPath, { force: true });
-    throw error;
-  }
-}
-
-/** Reads the multipart fields and the one file part of a chunk request. */
-async function readChunkRequest(request: FastifyRequest, blobs: BlobStore, faults: FaultInjector) {
-  const fields: Record<string, string> = {};
-  let chunk: ReceivedChunk | null = null;
-  const requestBytes = Number(request.headers['content-length'] ?? 0);
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        if (chunk) throw invalidArgument('send one file part per chunk request');
-        chunk = await receiveChunk(part, blobs, faults, requestBytes);
-      } else {
-        fields[part.fieldname] = String(part.value);
-      }
-    }
-  } catch (error) {
-    if (chunk) await rm(chunk.tempPath, { force: true });
-    throw error;
-  }
-  if (!chunk) throw invalidArgument('the chunk request has no file part');
-  return { fields, chunk };
-}
+const chunkFields = ['uploadId', 'fileName', 'chunkTotal', 'currentChunk'] as const;
 
 function fieldInt(fields: Record<string, string>, name: string): number {
   const value = fields[name];
@@ -79,12 +23,101 @@ function fieldInt(fields: Record<string, string>, name: string): number {
   return Number(value);
 }
 
+function chunkIdOf(fields: Record<string, string>): ChunkId {
+  return {
+    uploadId: fields.uploadId ?? '',
+    fileName: fields.fileName ?? '',
+    chunkTotal: fieldInt(fields, 'chunkTotal'),
+    currentChunk: fieldInt(fields, 'currentChunk'),
+  };
+}
+
+/** Reads and discards the rest of a part, so the request body is consumed before answering. */
+async function drain(source: AsyncIterable<unknown>): Promise<void> {
+  for await (const _ of source) {
+    // discarded
+  }
+}
+
+/** Saves a file part that came before its fields to a temp file (an unusual field order). */
+async function saveToTemp(source: ChunkSource, blobs: BlobStore): Promise<string> {
+  const tempPath = blobs.tempPath();
+  const handle = await open(tempPath, 'wx');
+  try {
+    for await (const bytes of source) await handle.write(bytes);
+    if (source.truncated) throw invalidArgument(`a chunk may be at most ${maxChunkBytes} bytes`);
+    return tempPath;
+  } catch (error) {
+    await rm(tempPath, { force: true });
+    throw error;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Reads a chunk request: the fields, then the one file part, whose bytes stream straight into
+ * the upload's staging (UploadSessions.receiveChunk). Returns the file's received chunks.
+ */
+async function receiveChunkRequest(
+  request: FastifyRequest,
+  sessions: UploadSessions,
+  blobs: BlobStore,
+  faults: FaultInjector,
+): Promise<{ chunk: ChunkId; received: number[] }> {
+  const fields: Record<string, string> = {};
+  const requestBytes = Number(request.headers['content-length'] ?? 0);
+  let result: { chunk: ChunkId; received: number[] } | null = null;
+  let early: string | null = null;
+  const receive = (chunk: ChunkId, source: ChunkSource) =>
+    sessions.receiveChunk(chunk, source, {
+      requestBytes,
+      maxBytes: maxChunkBytes,
+      beforeRecord: () => faults.failChunkOnce(chunk.fileName, chunk.currentChunk),
+    });
+  try {
+    for await (const part of request.parts()) {
+      if (part.type !== 'file') {
+        fields[part.fieldname] = String(part.value);
+        continue;
+      }
+      if (result || early) {
+        await drain(part.file);
+        throw invalidArgument('send one file part per chunk request');
+      }
+      if (!chunkFields.every((name) => name in fields)) {
+        early = await saveToTemp(part.file, blobs);
+        continue;
+      }
+      let chunk: ChunkId;
+      try {
+        chunk = chunkIdOf(fields);
+        sessions.checkChunk(chunk.uploadId, chunk.fileName, chunk.chunkTotal, chunk.currentChunk);
+      } catch (error) {
+        await drain(part.file);
+        throw error;
+      }
+      result = { chunk, received: await receive(chunk, part.file) };
+    }
+    if (early) {
+      const chunk = chunkIdOf(fields);
+      result = { chunk, received: await receive(chunk, createReadStream(early)) };
+    }
+  } finally {
+    if (early) await rm(early, { force: true });
+  }
+  if (!result) throw invalidArgument('the chunk request has no file part');
+  return result;
+}
+
 /** The chunked upload API (product spec section 7, "Upload calls"). */
 export async function registerUploadRoutes(
   app: FastifyInstance,
   sessions: UploadSessions,
   blobs: BlobStore,
   faults: FaultInjector,
+  /** The caller's cluster token for landing an upload in cluster mode ('' otherwise). */
+  pachToken: (request: FastifyRequest) => Promise<string> = () => Promise.resolve(''),
 ): Promise<void> {
   await app.register(multipart, { limits: { fileSize: maxChunkBytes, files: 1, fields: 16 } });
 
@@ -103,32 +136,12 @@ export async function registerUploadRoutes(
   app.post('/upload', async (request, reply) => {
     if (!request.isMultipart())
       throw invalidArgument('the chunk request must be multipart/form-data');
-    const { fields, chunk } = await readChunkRequest(request, blobs, faults);
-    const uploadId = fields.uploadId ?? '';
-    const fileName = fields.fileName ?? '';
-    let chunkTotal: number;
-    let currentChunk: number;
-    try {
-      chunkTotal = fieldInt(fields, 'chunkTotal');
-      currentChunk = fieldInt(fields, 'currentChunk');
-    } catch (error) {
-      await rm(chunk.tempPath, { force: true });
-      throw error;
-    }
-    try {
-      faults.failChunkOnce(fileName, currentChunk);
-    } catch (error) {
-      await rm(chunk.tempPath, { force: true });
-      throw error;
-    }
-    const received = await sessions.acceptChunk(
-      uploadId,
-      fileName,
-      chunkTotal,
-      currentChunk,
-      chunk,
-    );
-    return sendJson(reply, 200, { uploadId, fileName, received });
+    const { chunk, received } = await receiveChunkRequest(request, sessions, blobs, faults);
+    return sendJson(reply, 200, {
+      uploadId: chunk.uploadId,
+      fileName: chunk.fileName,
+      received,
+    });
   });
 
   app.get<{ Querystring: { uploadId?: string } }>('/upload/status', async (request, reply) =>
@@ -137,13 +150,9 @@ export async function registerUploadRoutes(
 
   app.post('/upload/finish', async (request, reply) => {
     const body = readObject(request.body, 'request');
-    const commit = await sessions.finish(
-      readString(body.uploadId, 'uploadId'),
-      readString(body.description, 'description'),
-    );
-    return sendJson(reply, 200, {
-      uploadId: readString(body.uploadId, 'uploadId'),
-      commitId: commit.id,
-    });
+    const uploadId = readString(body.uploadId, 'uploadId');
+    const description = readString(body.description, 'description');
+    const commit = await sessions.finish(uploadId, description, await pachToken(request));
+    return sendJson(reply, 200, { uploadId, commitId: commit.id });
   });
 }

@@ -1,14 +1,22 @@
-import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
+import { createReadStream, createWriteStream, fsyncSync } from 'node:fs';
+import { once } from 'node:events';
+import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { failedPrecondition, invalidArgument, notFound } from '../errors.ts';
+import { finished } from 'node:stream/promises';
+import { ApiError, Code, failedPrecondition, invalidArgument, notFound } from '../errors.ts';
 import { normalisePath, normaliseRelativeName } from '../platform/pfs/file-paths.ts';
 import { validateName } from '../platform/pfs/names.ts';
 import type { NewFile, PfsStore } from '../platform/pfs/pfs-store.ts';
-import { isOpen, type CommitRow } from '../platform/pfs/rows.ts';
-import type { BlobStore } from '../platform/storage/blob-store.ts';
+import { isOpen } from '../platform/pfs/rows.ts';
+import { fsyncDir, type BlobStore } from '../platform/storage/blob-store.ts';
 import type { Db } from '../platform/storage/database.ts';
+import {
+  landStagedUpload,
+  type LandedCommit,
+  type StagedPart,
+  type UploadLander,
+} from '../proxy/cluster-upload.ts';
 import type { FaultInjector } from './fault-injection.ts';
 
 export interface UploadStart {
@@ -35,11 +43,28 @@ interface UploadFileRow {
   chunk_total: number;
 }
 
-/** A chunk already written (and fsynced) to a temp file, waiting to be accepted. */
-export interface ReceivedChunk {
-  tempPath: string;
-  hash: string;
-  sizeBytes: number;
+/** Which chunk of which file a request carries. */
+export interface ChunkId {
+  uploadId: string;
+  fileName: string;
+  chunkTotal: number;
+  currentChunk: number;
+}
+
+/** The bytes of one chunk as they arrive (a multipart file part, or a temp file). */
+export type ChunkSource = AsyncIterable<Buffer> & {
+  /** Set by multipart parsing when the part was cut at the size limit. */
+  truncated?: boolean;
+  destroy?(error?: Error): void;
+};
+
+export interface ReceiveOptions {
+  /** The request's size, for the `upload-chunk-mid` fault point. */
+  requestBytes?: number;
+  /** The chunk's size limit (the message of a truncated part). */
+  maxBytes?: number;
+  /** Runs after the bytes are staged, before they are recorded (may throw to drop them). */
+  beforeRecord?: () => void;
 }
 
 export interface UploadFileStatus {
@@ -49,13 +74,57 @@ export interface UploadFileStatus {
 }
 
 /**
- * Chunked uploads: sessions and chunk bookkeeping in SQLite, chunk bytes staged on disk under
- * <dataDir>/uploads/<uploadId>/<encoded file name>/<index>. Finishing streams every file's
- * chunks into the blob store, then lands all files in one commit in one transaction.
+ * In-process state of a file whose chunks arrive in order: chunks [0, appended) are in its
+ * staging file (`bytes` long) and `hasher` has seen exactly those bytes. Lost on restart (the
+ * chunks that follow are then staged one file per chunk and `finish` reads the prefix back).
+ */
+interface FileState {
+  appended: number;
+  bytes: number;
+  hasher: Hash;
+  busy: boolean;
+}
+
+/** A chunk request being received; `finish` cancels these and waits for them to settle. */
+interface InFlight {
+  cancel(): void;
+  done: Promise<unknown>;
+}
+
+/** Written next to a file's staging bytes right before they move into the blob store. */
+interface MovedMarker {
+  hash: string;
+  sizeBytes: number;
+}
+
+const DATA = 'data';
+const MOVED = 'moved.json';
+const writeHighWaterMark = 4 * 1024 * 1024;
+
+/**
+ * Chunked uploads: sessions and chunk bookkeeping in SQLite, bytes staged on disk under
+ * <dataDir>/uploads/<uploadId>/<encoded file name>/:
+ *
+ * - `data`: the file's bytes. Chunks that arrive in order (0, 1, 2, …, the upload modal's
+ *   order) are appended to it as they stream in, while a running sha256 of the file is kept in
+ *   memory; no other copy is made and nothing is read back.
+ * - `<index>`: a chunk that arrived out of order (or after a restart, when the running hash is
+ *   gone) waits in a file of its own. The `data` file holds exactly the leading received chunks
+ *   that have no such file.
+ *
+ * `finish` completes each `data` file (appends the waiting chunks; reads `data` back to hash it
+ * only when the running hash is not available), fsyncs it once, and renames it into the blob
+ * store under its sha256 (same filesystem; the blob folder is fsynced), then lands all files in
+ * one commit in one SQLite transaction. A `moved.json` marker, fsynced before the rename, lets a
+ * finish that was interrupted after some files moved find them in the blob store. In cluster
+ * mode (`lander` set) the staged bytes are streamed to the cluster instead (landStagedUpload).
  */
 export class UploadSessions {
   readonly uploadsDir: string;
   private readonly finishing = new Set<string>();
+  private readonly states = new Map<string, FileState>();
+  private readonly inFlight = new Map<string, Set<InFlight>>();
+  private readonly locks = new Map<string, Promise<void>>();
 
   constructor(
     private readonly db: Db,
@@ -63,6 +132,7 @@ export class UploadSessions {
     private readonly blobs: BlobStore,
     dataDir: string,
     private readonly faults: FaultInjector,
+    private readonly lander: UploadLander | null = null,
   ) {
     this.uploadsDir = path.join(dataDir, 'uploads');
   }
@@ -75,7 +145,10 @@ export class UploadSessions {
     validateName('repo', request.repo);
     validateName('branch', request.branch);
     const base = normalisePath(request.path);
-    this.pfs.getRepo({ project: request.project, name: request.repo, type: 'user' });
+    // In cluster mode the repo lives on the cluster, which checks it when the upload lands.
+    if (!this.lander) {
+      this.pfs.getRepo({ project: request.project, name: request.repo, type: 'user' });
+    }
     const id = randomBytes(16).toString('hex');
     const now = Date.now();
     this.db
@@ -94,8 +167,12 @@ export class UploadSessions {
     return upload;
   }
 
-  private chunkDir(uploadId: string, fileName: string): string {
+  private fileDir(uploadId: string, fileName: string): string {
     return path.join(this.uploadsDir, uploadId, encodeURIComponent(fileName));
+  }
+
+  private stateKey(uploadId: string, fileName: string): string {
+    return `${uploadId}\0${fileName}`;
   }
 
   /** Validates a chunk's fields before its bytes are kept (throws with a clear message). */
@@ -117,53 +194,249 @@ export class UploadSessions {
         `chunkTotal ${chunkTotal} differs from ${known} given earlier for ${fileName}`,
       );
     }
+    if (this.finishing.has(uploadId))
+      throw failedPrecondition(`upload ${uploadId} is finishing; it takes no more chunks`);
   }
 
-  /** Keeps a received chunk; a repeated chunk must have identical bytes. Returns received indexes. */
-  async acceptChunk(
-    uploadId: string,
-    fileName: string,
-    chunkTotal: number,
-    currentChunk: number,
-    chunk: ReceivedChunk,
+  private chunkSize(uploadId: string, fileName: string, index: number): number | undefined {
+    return this.db
+      .prepare(
+        'SELECT size_bytes FROM upload_chunks WHERE upload_id = ? AND file_name = ? AND idx = ?',
+      )
+      .pluck()
+      .get(uploadId, fileName, index) as number | undefined;
+  }
+
+  /**
+   * Receives one chunk's bytes and records it; a repeated chunk must have identical bytes (it is
+   * compared with the kept ones, then dropped). Returns the file's received chunk indexes.
+   * Throws before reading `source` when the fields are invalid (the caller drains it).
+   */
+  async receiveChunk(
+    chunk: ChunkId,
+    source: ChunkSource,
+    options: ReceiveOptions = {},
   ): Promise<number[]> {
+    const { uploadId, fileName, chunkTotal, currentChunk } = chunk;
+    this.checkChunk(uploadId, fileName, chunkTotal, currentChunk);
+    let cancelled = false;
+    const work = this.receive(chunk, source, options, () => cancelled);
+    const entry: InFlight = {
+      cancel: () => {
+        cancelled = true;
+        source.destroy?.(failedPrecondition(`upload ${uploadId} is finishing`));
+      },
+      done: work.catch(() => undefined),
+    };
+    let set = this.inFlight.get(uploadId);
+    if (!set) this.inFlight.set(uploadId, (set = new Set()));
+    set.add(entry);
     try {
-      this.checkChunk(uploadId, fileName, chunkTotal, currentChunk);
-      const existing = this.db
-        .prepare('SELECT hash FROM upload_chunks WHERE upload_id = ? AND file_name = ? AND idx = ?')
-        .pluck()
-        .get(uploadId, fileName, currentChunk);
-      if (typeof existing === 'string') {
-        if (existing !== chunk.hash) {
-          throw invalidArgument(
-            `chunk ${currentChunk} of ${fileName} was already received with different bytes`,
-          );
-        }
-        await rm(chunk.tempPath, { force: true });
-      } else {
-        const dir = this.chunkDir(uploadId, fileName);
+      return await work;
+    } finally {
+      set.delete(entry);
+      if (set.size === 0 && this.inFlight.get(uploadId) === set) this.inFlight.delete(uploadId);
+    }
+  }
+
+  private async receive(
+    chunk: ChunkId,
+    source: ChunkSource,
+    options: ReceiveOptions,
+    cancelled: () => boolean,
+  ): Promise<number[]> {
+    const { uploadId, fileName, currentChunk } = chunk;
+    const dir = this.fileDir(uploadId, fileName);
+    const key = this.stateKey(uploadId, fileName);
+    const known = this.chunkSize(uploadId, fileName, currentChunk) !== undefined;
+    let state = this.states.get(key);
+    if (
+      !known &&
+      !state &&
+      currentChunk === 0 &&
+      this.receivedChunks(uploadId, fileName).length === 0
+    ) {
+      state = { appended: 0, bytes: 0, hasher: createHash('sha256'), busy: false };
+      this.states.set(key, state);
+    }
+    const append = !known && state !== undefined && state.appended === currentChunk && !state.busy;
+
+    if (append && state) {
+      // In order: stream straight into the file's staging file, extending the running hash.
+      state.busy = true;
+      const dataPath = path.join(dir, DATA);
+      const start = state.bytes;
+      const hasher = state.hasher.copy();
+      let kept = false;
+      try {
         await mkdir(dir, { recursive: true });
-        await rename(chunk.tempPath, path.join(dir, String(currentChunk)));
-        const now = Date.now();
-        this.db.transaction(() => {
-          this.db
-            .prepare(
-              'INSERT OR IGNORE INTO upload_files (upload_id, file_name, chunk_total) VALUES (?, ?, ?)',
-            )
-            .run(uploadId, fileName, chunkTotal);
-          this.db
-            .prepare(
-              'INSERT OR REPLACE INTO upload_chunks (upload_id, file_name, idx, size_bytes, hash) VALUES (?, ?, ?, ?, ?)',
-            )
-            .run(uploadId, fileName, currentChunk, chunk.sizeBytes, chunk.hash);
-          this.db.prepare('UPDATE uploads SET updated_at = ? WHERE id = ?').run(now, uploadId);
-        })();
+        const sizeBytes = await this.writeChunk(
+          dataPath,
+          currentChunk === 0 ? 'w' : 'r+',
+          start,
+          source,
+          hasher,
+          chunk,
+          options,
+        );
+        options.beforeRecord?.();
+        if (cancelled()) throw failedPrecondition(`upload ${uploadId} is finishing`);
+        const sizeKept = await this.locked(key, async () => {
+          if (this.chunkSize(uploadId, fileName, currentChunk) !== undefined) {
+            // A parallel request recorded the same chunk meanwhile: compare, then drop ours.
+            if (!(await this.sameAsKept(chunk, { path: dataPath, offset: start }, sizeBytes)))
+              throw conflict(chunk);
+            return false;
+          }
+          // A stale file of this index (from before a crash, never recorded) must not shadow it.
+          await rm(path.join(dir, String(currentChunk)), { force: true });
+          this.record(chunk, sizeBytes);
+          return true;
+        });
+        if (sizeKept) {
+          state.appended = currentChunk + 1;
+          state.bytes = start + sizeBytes;
+          state.hasher = hasher;
+          kept = true;
+        }
+      } finally {
+        if (!kept) await this.truncate(dataPath, start).catch(() => undefined);
+        state.busy = false;
       }
       return this.receivedChunks(uploadId, fileName);
+    }
+
+    // Out of order, repeated, or the running hash is gone: stage the chunk on its own.
+    const tempPath = this.blobs.tempPath();
+    try {
+      const sizeBytes = await this.writeChunk(tempPath, 'wx', 0, source, null, chunk, options);
+      options.beforeRecord?.();
+      if (cancelled()) throw failedPrecondition(`upload ${uploadId} is finishing`);
+      await this.locked(key, async () => {
+        if (this.chunkSize(uploadId, fileName, currentChunk) !== undefined) {
+          if (!(await this.sameAsKept(chunk, { path: tempPath, offset: 0 }, sizeBytes)))
+            throw conflict(chunk);
+          return;
+        }
+        await mkdir(dir, { recursive: true });
+        await rename(tempPath, path.join(dir, String(currentChunk)));
+        this.record(chunk, sizeBytes);
+      });
+      return this.receivedChunks(uploadId, fileName);
+    } finally {
+      await rm(tempPath, { force: true });
+    }
+  }
+
+  /** Streams `source` into `target` at `start` (no fsync: finish fsyncs once per file). */
+  private async writeChunk(
+    target: string,
+    flags: string,
+    start: number,
+    source: ChunkSource,
+    hasher: Hash | null,
+    chunk: ChunkId,
+    options: ReceiveOptions,
+  ): Promise<number> {
+    const out = createWriteStream(target, { flags, start, highWaterMark: writeHighWaterMark });
+    let sizeBytes = 0;
+    const crashMid = chunk.currentChunk > 0 && this.faults.armed('upload-chunk-mid');
+    try {
+      const [fd] = (await once(out, 'open')) as [number];
+      for await (const bytes of source) {
+        hasher?.update(bytes);
+        sizeBytes += bytes.length;
+        if (!out.write(bytes)) await once(out, 'drain');
+        if (crashMid && sizeBytes >= (options.requestBytes ?? 0) / 2) {
+          await new Promise((resolve) => out.write(Buffer.alloc(0), resolve));
+          fsyncSync(fd);
+          this.faults.crashAt('upload-chunk-mid');
+        }
+      }
+      if (source.truncated) {
+        throw invalidArgument(`a chunk may be at most ${options.maxBytes ?? 0} bytes`);
+      }
+      out.end();
+      await finished(out);
+      return sizeBytes;
     } catch (error) {
-      await rm(chunk.tempPath, { force: true });
+      out.destroy();
+      await finished(out).catch(() => undefined);
       throw error;
     }
+  }
+
+  private async truncate(file: string, length: number): Promise<void> {
+    const handle = await open(file, 'r+');
+    try {
+      if ((await handle.stat()).size !== length) await handle.truncate(length);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private record(chunk: ChunkId, sizeBytes: number): void {
+    const { uploadId, fileName, chunkTotal, currentChunk } = chunk;
+    const now = Date.now();
+    this.db.transaction(() => {
+      this.getUpload(uploadId);
+      this.db
+        .prepare(
+          'INSERT OR IGNORE INTO upload_files (upload_id, file_name, chunk_total) VALUES (?, ?, ?)',
+        )
+        .run(uploadId, fileName, chunkTotal);
+      // Chunks are compared by their bytes, not a hash: the hash column stays empty.
+      this.db
+        .prepare(
+          "INSERT INTO upload_chunks (upload_id, file_name, idx, size_bytes, hash) VALUES (?, ?, ?, ?, '')",
+        )
+        .run(uploadId, fileName, currentChunk, sizeBytes);
+      this.db.prepare('UPDATE uploads SET updated_at = ? WHERE id = ?').run(now, uploadId);
+    })();
+  }
+
+  /** True when `sizeBytes` bytes at `candidate` equal the kept copy of the chunk. */
+  private async sameAsKept(
+    chunk: ChunkId,
+    candidate: { path: string; offset: number },
+    sizeBytes: number,
+  ): Promise<boolean> {
+    const { uploadId, fileName, currentChunk } = chunk;
+    if (this.chunkSize(uploadId, fileName, currentChunk) !== sizeBytes) return false;
+    const dir = this.fileDir(uploadId, fileName);
+    const own = path.join(dir, String(currentChunk));
+    if (await exists(own)) return sameBytes(candidate, { path: own, offset: 0 }, sizeBytes);
+    const offset = this.sizes(uploadId, fileName)
+      .slice(0, currentChunk)
+      .reduce((sum, size) => sum + size, 0);
+    const moved = await readMarker(dir);
+    const kept = moved ? this.blobs.pathOf(moved.hash) : path.join(dir, DATA);
+    return sameBytes(candidate, { path: kept, offset }, sizeBytes);
+  }
+
+  /** Runs `fn` alone among the callers with the same key (placing and recording a chunk). */
+  private async locked<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const before = this.locks.get(key) ?? Promise.resolve();
+    const run = before.then(fn);
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.locks.set(key, tail);
+    try {
+      return await run;
+    } finally {
+      if (this.locks.get(key) === tail) this.locks.delete(key);
+    }
+  }
+
+  private sizes(uploadId: string, fileName: string): number[] {
+    return this.db
+      .prepare(
+        'SELECT size_bytes FROM upload_chunks WHERE upload_id = ? AND file_name = ? ORDER BY idx',
+      )
+      .pluck()
+      .all(uploadId, fileName) as number[];
   }
 
   private receivedChunks(uploadId: string, fileName: string): number[] {
@@ -190,36 +463,64 @@ export class UploadSessions {
     };
   }
 
-  /** Lands every file of the upload in one new finished commit; nothing lands on failure. */
-  async finish(uploadId: string, description: string): Promise<CommitRow> {
+  /**
+   * Lands every file of the upload in one new finished commit; nothing lands on failure. In
+   * cluster mode the commit is made on the cluster with the caller's `pachToken`.
+   */
+  async finish(uploadId: string, description: string, pachToken = ''): Promise<LandedCommit> {
     const upload = this.getUpload(uploadId);
     if (this.finishing.has(uploadId))
       throw failedPrecondition(`upload ${uploadId} is already finishing`);
     this.finishing.add(uploadId);
     try {
-      const { files, repo } = this.prepareFinish(upload);
+      // Chunks still streaming in are stopped: from here on finish alone touches the staging.
+      const running = [...(this.inFlight.get(uploadId) ?? [])];
+      for (const entry of running) entry.cancel();
+      await Promise.all(running.map((entry) => entry.done));
+      const files = this.completeFiles(upload);
+      const text = description || upload.description;
+      if (this.lander) {
+        const landed = await landStagedUpload(
+          this.lander,
+          {
+            upload,
+            files,
+            receivedChunks: (fileName) => this.receivedChunks(uploadId, fileName).length,
+            partsOf: (fileName) => this.stagedParts(uploadId, fileName),
+          },
+          text,
+          pachToken,
+        );
+        this.db.prepare('DELETE FROM uploads WHERE id = ?').run(uploadId);
+        await this.dropStaging(uploadId);
+        return landed;
+      }
+      const repo = this.localTarget(upload);
       const landed: NewFile[] = [];
-      for (const file of files) landed.push(await this.storeFile(uploadId, file));
+      for (const file of files) {
+        landed.push(await this.storeFile(upload, file));
+        this.faults.crashAt('upload-finish-mid-blobs');
+      }
       this.faults.crashAt('upload-finish-after-blobs');
-      const commit = this.pfs.landCommit(
-        repo,
-        upload.branch,
-        description || upload.description,
-        landed,
-        [],
-        () => {
-          this.db.prepare('DELETE FROM uploads WHERE id = ?').run(uploadId);
-          this.faults.crashAt('upload-finish-mid-transaction');
-        },
-      );
-      await rm(path.join(this.uploadsDir, uploadId), { recursive: true, force: true });
+      const commit = this.pfs.landCommit(repo, upload.branch, text, landed, [], () => {
+        this.db.prepare('DELETE FROM uploads WHERE id = ?').run(uploadId);
+        this.faults.crashAt('upload-finish-mid-transaction');
+      });
+      await this.dropStaging(uploadId);
       return commit;
     } finally {
       this.finishing.delete(uploadId);
     }
   }
 
-  private prepareFinish(upload: UploadRow) {
+  private async dropStaging(uploadId: string): Promise<void> {
+    for (const key of this.states.keys()) {
+      if (key.startsWith(`${uploadId}\0`)) this.states.delete(key);
+    }
+    await rm(path.join(this.uploadsDir, uploadId), { recursive: true, force: true });
+  }
+
+  private completeFiles(upload: UploadRow): UploadFileRow[] {
     const files = this.db
       .prepare(
         'SELECT file_name, chunk_total FROM upload_files WHERE upload_id = ? ORDER BY file_name',
@@ -234,6 +535,10 @@ export class UploadSessions {
         );
       }
     }
+    return files;
+  }
+
+  private localTarget(upload: UploadRow) {
     const repo = this.pfs.getRepo({ project: upload.project, name: upload.repo, type: 'user' });
     const branch = this.pfs.findBranch(repo, upload.branch);
     const head = branch?.head_rowid ? this.pfs.commitByRowid(branch.head_rowid) : null;
@@ -242,24 +547,127 @@ export class UploadSessions {
         `branch ${upload.branch} has an open commit ${head.id}; finish it first`,
       );
     }
-    return { files, repo };
+    return repo;
   }
 
-  private async storeFile(uploadId: string, file: UploadFileRow): Promise<NewFile> {
-    const upload = this.getUpload(uploadId);
-    const target = normalisePath(`${upload.path}/${normaliseRelativeName(file.file_name)}`);
-    const writer = await this.blobs.createWriter();
-    try {
-      for (let index = 0; index < file.chunk_total; index++) {
-        const chunkPath = path.join(this.chunkDir(uploadId, file.file_name), String(index));
-        for await (const bytes of createReadStream(chunkPath)) await writer.write(bytes as Buffer);
+  /**
+   * Where a complete file's bytes are staged: the leading chunks in `data`, the others in files
+   * of their own. Checks the sizes on disk against the recorded ones; chunks whose bytes are
+   * missing (a power cut before finish fsynced them) are forgotten, so status asks for them again.
+   */
+  private async layout(uploadId: string, fileName: string) {
+    const dir = this.fileDir(uploadId, fileName);
+    const sizes = this.sizes(uploadId, fileName);
+    const own = new Set(
+      (await readdir(dir).catch(() => [] as string[])).filter((name) => /^\d+$/.test(name)),
+    );
+    let prefix = 0;
+    let prefixBytes = 0;
+    while (prefix < sizes.length && !own.has(String(prefix))) prefixBytes += sizes[prefix++]!;
+    const dataPath = path.join(dir, DATA);
+    const dataBytes = prefix === 0 ? 0 : ((await stat(dataPath).catch(() => null))?.size ?? -1);
+    const lost: number[] = [];
+    if (dataBytes < prefixBytes) lost.push(...sizes.keys());
+    else {
+      for (let index = prefix; index < sizes.length; index++) {
+        const size = (await stat(path.join(dir, String(index))).catch(() => null))?.size;
+        if (size !== sizes[index]) lost.push(index);
       }
-      const blob = await writer.finish();
-      return { path: target, hash: blob.hash, sizeBytes: blob.sizeBytes };
-    } catch (error) {
-      await writer.abort();
-      throw error;
     }
+    if (lost.length > 0) {
+      const forget = this.db.prepare(
+        'DELETE FROM upload_chunks WHERE upload_id = ? AND file_name = ? AND idx = ?',
+      );
+      this.db.transaction(() => {
+        for (const index of lost) forget.run(uploadId, fileName, index);
+      })();
+      this.states.delete(this.stateKey(uploadId, fileName));
+      throw failedPrecondition(
+        `the staged bytes of ${fileName} (chunks ${lost.join(', ')}) are gone; send them again`,
+      );
+    }
+    return { dir, dataPath, sizes, prefix, prefixBytes };
+  }
+
+  /** The file's bytes in order, for the cluster lander (no copy, no hashing). */
+  private async stagedParts(uploadId: string, fileName: string): Promise<StagedPart[]> {
+    const { dir, dataPath, sizes, prefix, prefixBytes } = await this.layout(uploadId, fileName);
+    const parts: StagedPart[] = [];
+    if (prefix > 0) parts.push({ path: dataPath, bytes: prefixBytes });
+    for (let index = prefix; index < sizes.length; index++)
+      parts.push({ path: path.join(dir, String(index)), bytes: sizes[index]! });
+    return parts;
+  }
+
+  /** Moves one complete file's bytes into the blob store (durably) and returns its entry. */
+  private async storeFile(upload: UploadRow, file: UploadFileRow): Promise<NewFile> {
+    const target = normalisePath(`${upload.path}/${normaliseRelativeName(file.file_name)}`);
+    const dir = this.fileDir(upload.id, file.file_name);
+    const dataPath = path.join(dir, DATA);
+    let moved = await readMarker(dir);
+    if (!moved) {
+      moved = await this.completeData(upload.id, file.file_name);
+      // The marker is durable before the bytes leave the staging folder.
+      await writeFile(path.join(dir, MOVED), JSON.stringify(moved), { flush: true });
+      await fsyncDir(dir);
+    }
+    if (await exists(dataPath)) {
+      // fsynced by completeData; adopt renames it to blobs/<ab>/<hash> and fsyncs that folder.
+      await this.blobs.adopt(dataPath, moved.hash);
+    } else if (!(await this.blobs.has(moved.hash))) {
+      throw new ApiError(Code.INTERNAL, `the staged bytes of ${file.file_name} are missing`);
+    }
+    return { path: target, hash: moved.hash, sizeBytes: moved.sizeBytes };
+  }
+
+  /**
+   * Makes `data` hold the whole file and fsyncs it: appends the chunks staged on their own, and
+   * reads `data` back for the hash only when the running hash does not cover its chunks.
+   */
+  private async completeData(uploadId: string, fileName: string): Promise<MovedMarker> {
+    const { dir, dataPath, sizes, prefix, prefixBytes } = await this.layout(uploadId, fileName);
+    const key = this.stateKey(uploadId, fileName);
+    const state = this.states.get(key);
+    let hasher: Hash;
+    if (state && state.appended === prefix && state.bytes === prefixBytes) {
+      hasher = state.hasher;
+    } else {
+      hasher = createHash('sha256');
+      if (prefix > 0) {
+        for await (const bytes of createReadStream(dataPath, { end: prefixBytes - 1 }))
+          hasher.update(bytes as Buffer);
+      }
+    }
+    this.states.delete(key);
+    await mkdir(dir, { recursive: true });
+    const handle = await open(dataPath, prefix === 0 ? 'w' : 'r+');
+    try {
+      if ((await handle.stat()).size !== prefixBytes) await handle.truncate(prefixBytes);
+      let position = prefixBytes;
+      for (let index = prefix; index < sizes.length; index++) {
+        for await (const bytes of createReadStream(path.join(dir, String(index)))) {
+          const buffer = bytes as Buffer;
+          hasher.update(buffer);
+          let offset = 0;
+          while (offset < buffer.length) {
+            const { bytesWritten } = await handle.write(
+              buffer,
+              offset,
+              buffer.length - offset,
+              position,
+            );
+            offset += bytesWritten;
+            position += bytesWritten;
+          }
+        }
+      }
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    for (let index = prefix; index < sizes.length; index++)
+      await rm(path.join(dir, String(index)), { force: true });
+    return { hash: hasher.digest('hex'), sizeBytes: sizes.reduce((sum, size) => sum + size, 0) };
   }
 
   /** Removes uploads idle for longer than `ttlMs`, and staging folders without a session. */
@@ -269,9 +677,12 @@ export class UploadSessions {
       .prepare('SELECT id FROM uploads WHERE updated_at < ?')
       .pluck()
       .all(cutoff) as string[];
+    let removed = 0;
     for (const id of expired) {
-      if (this.finishing.has(id)) continue;
+      if (this.finishing.has(id) || this.inFlight.has(id)) continue;
       this.db.prepare('DELETE FROM uploads WHERE id = ?').run(id);
+      for (const key of this.states.keys()) if (key.startsWith(`${id}\0`)) this.states.delete(key);
+      removed++;
     }
     const live = new Set(this.db.prepare('SELECT id FROM uploads').pluck().all() as string[]);
     for (const entry of await readdir(this.uploadsDir)) {
@@ -283,6 +694,52 @@ export class UploadSessions {
         await rm(entryPath, { recursive: true, force: true });
       }
     }
-    return expired.length;
+    return removed;
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  return (await stat(file).catch(() => null)) !== null;
+}
+
+async function readMarker(dir: string): Promise<MovedMarker | null> {
+  try {
+    const marker = JSON.parse(await readFile(path.join(dir, MOVED), 'utf8')) as MovedMarker;
+    return typeof marker.hash === 'string' && typeof marker.sizeBytes === 'number' ? marker : null;
+  } catch {
+    return null;
+  }
+}
+
+function conflict(chunk: ChunkId): ApiError {
+  return invalidArgument(
+    `chunk ${chunk.currentChunk} of ${chunk.fileName} was already received with different bytes`,
+  );
+}
+
+/** Compares `length` bytes of two files, each from its offset. */
+async function sameBytes(
+  left: { path: string; offset: number },
+  right: { path: string; offset: number },
+  length: number,
+): Promise<boolean> {
+  const [a, b] = await Promise.all([open(left.path, 'r'), open(right.path, 'r')]);
+  try {
+    const size = Math.min(length, 1024 * 1024);
+    const x = Buffer.alloc(size);
+    const y = Buffer.alloc(size);
+    for (let done = 0; done < length;) {
+      const want = Math.min(size, length - done);
+      const [readX, readY] = await Promise.all([
+        a.read(x, 0, want, left.offset + done),
+        b.read(y, 0, want, right.offset + done),
+      ]);
+      if (readX.bytesRead !== want || readY.bytesRead !== want) return false;
+      if (!x.subarray(0, want).equals(y.subarray(0, want))) return false;
+      done += want;
+    }
+    return true;
+  } finally {
+    await Promise.all([a.close(), b.close()]);
   }
 }
