@@ -1,0 +1,167 @@
+import type { Trial, TrialMetric } from '@ivory/api';
+import { shortTrialId } from './trial-view.ts';
+
+/** Series colours of the charts, one per trial (compare allows up to 10). */
+export const TRIAL_COLORS = [
+  '#5d2ca8',
+  '#1677ff',
+  '#d4380d',
+  '#389e0d',
+  '#d48806',
+  '#08979c',
+  '#c41d7f',
+  '#7cb305',
+  '#531dab',
+  '#595959',
+];
+
+export const MIN_COMPARE = 2;
+export const MAX_COMPARE = 10;
+
+export interface ParameterDiffRow {
+  name: string;
+  /** One value per trial, in the trials' order; null when the trial lacks the parameter. */
+  values: Array<string | null>;
+  /** True when not every trial has the same value (a missing value differs from any value). */
+  differs: boolean;
+}
+
+/** Rows = every parameter of any trial (sorted by name), columns = the trials. */
+export function parameterDiff(trials: readonly Trial[]): ParameterDiffRow[] {
+  const names = new Set<string>();
+  for (const trial of trials) for (const name of Object.keys(trial.parameters)) names.add(name);
+  return [...names]
+    .sort((a, b) => a.localeCompare(b))
+    .map((name) => {
+      const values = trials.map((trial) =>
+        Object.hasOwn(trial.parameters, name) ? (trial.parameters[name] ?? null) : null,
+      );
+      return { name, values, differs: new Set(values).size > 1 };
+    });
+}
+
+/** A history as chart points (step, value); a single final value is one point. */
+export function metricHistoryData(metric: TrialMetric): Array<{ step: number; value: number }> {
+  if (metric.history.length === 0) return [{ step: Number(metric.step) || 0, value: metric.value }];
+  return metric.history.map((point, index) => ({
+    step: point.step === '0' || point.step === '' ? index + 1 : Number(point.step),
+    value: point.value,
+  }));
+}
+
+/** The metrics that have a history worth a line chart (more than one point). */
+export function metricsWithHistory(trial: Trial): TrialMetric[] {
+  return trial.metrics.filter((metric) => metric.history.length > 1);
+}
+
+/** Every metric name of the trials, sorted. */
+export function metricNames(trials: readonly Trial[]): string[] {
+  const names = new Set<string>();
+  for (const trial of trials) for (const metric of trial.metrics) names.add(metric.name);
+  return [...names].sort((a, b) => a.localeCompare(b));
+}
+
+export interface MetricBars {
+  metric: string;
+  /** One row (the x category = the metric) with one key per trial that has the metric. */
+  data: Array<Record<string, string | number>>;
+  /** The trials drawn as bars: dataKey = the trial id, label = its short id. */
+  series: Array<{ key: string; label: string; color: string }>;
+}
+
+/** One bar chart per metric: a bar per trial (legend = trial ids), missing values left out. */
+export function metricBars(trials: readonly Trial[]): MetricBars[] {
+  return metricNames(trials).map((metric) => {
+    const row: Record<string, string | number> = { metric };
+    const series: MetricBars['series'] = [];
+    trials.forEach((trial, index) => {
+      const found = trial.metrics.find((item) => item.name === metric);
+      if (!found) return;
+      row[trial.id] = found.value;
+      series.push({
+        key: trial.id,
+        label: shortTrialId(trial.id),
+        color: TRIAL_COLORS[index % TRIAL_COLORS.length] ?? '#595959',
+      });
+    });
+    return { metric, data: [row], series };
+  });
+}
+
+export interface ParallelAxis {
+  /** `param.<name>` or `metric.<name>`. */
+  key: string;
+  label: string;
+  min: number;
+  max: number;
+}
+
+export interface ParallelLine {
+  trialId: string;
+  label: string;
+  color: string;
+  /** One entry per axis: 0 (axis minimum, bottom) … 1 (maximum, top); null when missing. */
+  points: Array<number | null>;
+  /** The raw values, for tooltips. */
+  raw: Array<string | null>;
+}
+
+export interface ParallelCoordinates {
+  axes: ParallelAxis[];
+  lines: ParallelLine[];
+}
+
+const numeric = (value: string | undefined): number | null => {
+  if (value === undefined || value.trim() === '') return null;
+  const number = Number(value);
+  return Number.isFinite(number) ? number : null;
+};
+
+/**
+ * Axes: each parameter whose values (where present) are all numbers in at least one trial,
+ * sorted by name, then the chosen metric. Each value is normalised to 0…1 over its axis's
+ * range; an axis whose values are all equal puts them at 0.5.
+ */
+export function parallelCoordinates(trials: readonly Trial[], metric: string): ParallelCoordinates {
+  const names = new Set<string>();
+  for (const trial of trials) for (const name of Object.keys(trial.parameters)) names.add(name);
+  const columns: Array<{ key: string; label: string; values: Array<number | null> }> = [];
+  for (const name of [...names].sort((a, b) => a.localeCompare(b))) {
+    const texts = trials.map((trial) => trial.parameters[name]);
+    const values = texts.map(numeric);
+    const allNumeric = texts.every((text, i) => text === undefined || values[i] !== null);
+    if (allNumeric && values.some((value) => value !== null))
+      columns.push({ key: `param.${name}`, label: name, values });
+  }
+  if (metric) {
+    const values = trials.map(
+      (trial) => trial.metrics.find((item) => item.name === metric)?.value ?? null,
+    );
+    columns.push({ key: `metric.${metric}`, label: metric, values });
+  }
+  const axes: ParallelAxis[] = columns.map((column) => {
+    const present = column.values.filter((value): value is number => value !== null);
+    return {
+      key: column.key,
+      label: column.label,
+      min: present.length ? Math.min(...present) : 0,
+      max: present.length ? Math.max(...present) : 0,
+    };
+  });
+  const lines = trials.map((trial, index) => ({
+    trialId: trial.id,
+    label: shortTrialId(trial.id),
+    color: TRIAL_COLORS[index % TRIAL_COLORS.length] ?? '#595959',
+    points: columns.map((column, axis) => {
+      const value = column.values[index] ?? null;
+      const { min, max } = axes[axis] as ParallelAxis;
+      if (value === null) return null;
+      return max === min ? 0.5 : (value - min) / (max - min);
+    }),
+    raw: columns.map((column) => {
+      const value = column.values[index];
+      return value === null || value === undefined ? null : String(value);
+    }),
+  }));
+  return { axes, lines };
+}

@@ -1,0 +1,78 @@
+/**
+ * The recharts charts of the trial screens. This module (and so recharts) is only ever loaded
+ * through React.lazy (see LazyCharts.tsx), never from the entry chunk.
+ */
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import type { TrialMetric } from '@ivory/api';
+import { testIds } from '../../../test-ids.ts';
+import { metricHistoryData, type MetricBars } from '../comparison.ts';
+
+/** A metric's history (value per step) as a line chart. */
+export function MetricHistoryChart({ metric }: { metric: TrialMetric }) {
+  const data = metricHistoryData(metric);
+  return (
+    <figure data-testid={testIds.trialMetricChart} style={{ margin: 0 }}>
+      <figcaption style={{ fontWeight: 600 }}>{metric.name}</figcaption>
+      <ResponsiveContainer width="100%" height={220}>
+        <LineChart data={data} margin={{ top: 8, right: 16, bottom: 16, left: 8 }}>
+          <CartesianGrid strokeDasharray="3 3" />
+          <XAxis
+            dataKey="step"
+            type="number"
+            domain={['dataMin', 'dataMax']}
+            allowDecimals={false}
+            label={{ value: 'step', position: 'insideBottom', offset: -8 }}
+          />
+          <YAxis width={64} domain={['auto', 'auto']} />
+          <Tooltip />
+          <Line
+            type="monotone"
+            dataKey="value"
+            name={metric.name}
+            stroke="#5d2ca8"
+            dot={data.length < 40}
+            isAnimationActive={false}
+          />
+        </LineChart>
+      </ResponsiveContainer>
+    </figure>
+  );
+}
+
+/** One metric across the compared trials: a bar per trial, the legend names the trials. */
+export function MetricBarChart({ bars }: { bars: MetricBars }) {
+  return (
+    <figure data-testid={testIds.trialsBarChart} data-metric={bars.metric} style={{ margin: 0 }}>
+      <figcaption style={{ fontWeight: 600 }}>{bars.metric}</figcaption>
+      <ResponsiveContainer width="100%" height={240}>
+        <BarChart data={bars.data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+          <CartesianGrid strokeDasharray="3 3" />
+          <XAxis dataKey="metric" />
+          <YAxis width={64} />
+          <Tooltip />
+          <Legend />
+          {bars.series.map((series) => (
+            <Bar
+              key={series.key}
+              dataKey={series.key}
+              name={series.label}
+              fill={series.color}
+              isAnimationActive={false}
+            />
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
+    </figure>
+  );
+}
