@@ -66,13 +66,22 @@ describe('a two-stage DAG', () => {
     });
     expect(await readAll(url, 'total', second)).toEqual({ '/total': '9\n' });
 
-    // Provenance: the commit set of the new ID holds the input and both outputs.
+    // Provenance: the commit set of the new ID holds the input, both outputs and both jobs'
+    // metadata commits (meta repos, as in Pachyderm).
     const set = await results(url, 'pfs_v2.API/InspectCommitSet', {
       commitSet: { id: second },
       wait: true,
     });
-    expect(set.map((c: Json) => c.commit.repo.name).sort()).toEqual(['texts', 'total', 'wc']);
-    const wcCommit = set.find((c: Json) => c.commit.repo.name === 'wc');
+    expect(set.map((c: Json) => `${c.commit.repo.name}/${c.commit.repo.type}`).sort()).toEqual([
+      'texts/user',
+      'total/meta',
+      'total/user',
+      'wc/meta',
+      'wc/user',
+    ]);
+    const wcCommit = set.find(
+      (c: Json) => c.commit.repo.name === 'wc' && c.commit.repo.type === 'user',
+    );
     expect(wcCommit.directProvenance.map((c: Json) => `${c.repo.name}@${c.id}`)).toEqual([
       `texts@${second}`,
     ]);

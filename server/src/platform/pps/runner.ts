@@ -3,7 +3,7 @@ import { open, mkdir, rename, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { failedPrecondition, notFound } from '../../errors.ts';
-import type { PfsStore } from '../pfs/pfs-store.ts';
+import type { NewFile, PfsStore } from '../pfs/pfs-store.ts';
 import type { CommitRow, RepoRow } from '../pfs/rows.ts';
 import { isOpen } from '../pfs/rows.ts';
 import { fsyncDir, type BlobStore } from '../storage/blob-store.ts';
@@ -14,6 +14,7 @@ import {
   emptyStats,
   isTerminal,
   type DatumRow,
+  type DatumState,
   type InputCommitRef,
   type JobRow,
   type JobState,
@@ -24,7 +25,15 @@ import {
 } from './pps-store.ts';
 import type { SecretStore } from './secrets.ts';
 import { inputLeaves, readPipelineSpec, type CronInputSpec, type PipelineSpec } from './spec.ts';
-import { collectOutputs, datumDirs, materialise, rewritePfs, runProcess } from './worker.ts';
+import { Launcher, type LaunchRequest } from './launcher.ts';
+import {
+  datumDirs,
+  prepareSpec,
+  processResult,
+  rewritePfs,
+  type DatumDirs,
+  type ProcessResult,
+} from './worker.ts';
 
 /** Environment variables passed through from the server to datum processes. */
 const passThroughEnv = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'USER', 'SHELL'];
@@ -35,6 +44,43 @@ interface RunningJob {
   /** Set when the job was stopped on purpose (StopJob / DeletePipeline / timeout). */
   stopReason: { state: JobState; reason: string } | null;
   done: Promise<void>;
+}
+
+/** Outputs of at least this many files are made durable with one filesystem sync. */
+const syncWholeFsFrom = 32;
+
+/** A running job's datum bookkeeping: counters kept in memory, results written in batches. */
+interface JobRun {
+  running: RunningJob;
+  spec: PipelineSpec;
+  jobDir: string;
+  inputNames: string[];
+  /** The environment shared by its datums, or why it could not be made (a missing secret). */
+  baseEnv: Record<string, string> | Error;
+  /** No datum folder can exist yet (nothing to clean before the first try). */
+  fresh: boolean;
+  /** The launcher group: at most `parallelism` of the job's processes run at once. */
+  group: string;
+  parallelism: number;
+  counts: Map<string, number>;
+  total: number;
+  stats: Stats;
+  results: { id: string; fields: Partial<Omit<DatumRow, 'job_rowid' | 'id'>> }[];
+  flushTimer: NodeJS.Timeout | null;
+}
+
+/** Runs `work` over `items`, `limit` at a time. */
+async function parallel<T>(
+  items: T[],
+  limit: number,
+  work: (item: T) => Promise<unknown>,
+): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++] as T);
+    }),
+  );
 }
 
 export interface RunnerOptions {
@@ -62,10 +108,12 @@ export class Runner {
   private closed = false;
   private readonly workDir: string;
   private readonly cpuLimit = Math.max(1, os.cpus().length);
+  private readonly launcher: Launcher;
 
   constructor(private readonly o: RunnerOptions) {
     this.jobEvents.setMaxListeners(0);
     this.workDir = path.join(o.dataDir, 'work');
+    this.launcher = new Launcher(path.join(this.workDir, '.launcher'));
   }
 
   // ---- lifecycle ------------------------------------------------------------------------
@@ -91,6 +139,7 @@ export class Runner {
     const jobs = [...this.running.values()];
     for (const running of jobs) running.controller.abort();
     await Promise.all(jobs.map((running) => running.done));
+    this.launcher.close();
     this.o.logs.flush();
   }
 
@@ -317,6 +366,8 @@ export class Runner {
     try {
       // Datums: planned once (kept across restarts); earlier outputs are reused (SKIPPED).
       let datums = store.datums(job.rowid);
+      // Datum folders of a job that never ran before cannot exist yet.
+      const fresh = job.restart === 0 && datums.length === 0;
       if (datums.length === 0) {
         store.insertDatums(job.rowid, planDatums(pfs, spec.input, inputs));
         datums = store.datums(job.rowid);
@@ -366,18 +417,25 @@ export class Runner {
       }
       pending.sort((a, b) => a.seq - b.seq);
       this.update(job, { state: 'JOB_RUNNING', data_total: datums.length });
-      this.refreshCounters(job);
+      const run = this.newJobRun(running, spec, jobDir, output, fresh);
+      this.flushDatums(run);
 
-      const parallelism = Math.min(spec.parallelism, this.cpuLimit);
+      // `slots` datums are on their way at once: prepared (inputs copied), queued at the
+      // launcher, running, or having their outputs hashed; the launcher runs `parallelism` of
+      // them at a time. So preparing and finishing datums overlaps with running the others.
+      const slots = run.parallelism * 2 + 2;
       let next = 0;
-      const workers = Array.from({ length: Math.min(parallelism, pending.length) }, async () => {
+      const workers = Array.from({ length: Math.min(slots, pending.length) }, async () => {
         while (next < pending.length && !running.controller.signal.aborted) {
           const datum = pending[next++] as DatumRow;
-          const succeeded = await this.runDatum(running, spec, datum, jobDir, output as CommitRow);
-          if (!succeeded) this.refreshCounters(job);
+          await this.runDatum(run, datum);
         }
       });
-      await Promise.all(workers);
+      try {
+        await Promise.all(workers);
+      } finally {
+        this.flushDatums(run);
+      }
     } finally {
       clearTimeout(jobTimer);
     }
@@ -409,7 +467,15 @@ export class Runner {
     this.emitJob(fresh);
   }
 
-  private refreshCounters(job: JobRow): void {
+  /** A job's running state: its datum counters and the datum results not yet written. */
+  private newJobRun(
+    running: RunningJob,
+    spec: PipelineSpec,
+    jobDir: string,
+    output: CommitRow,
+    fresh: boolean,
+  ): JobRun {
+    const job = running.job;
     const counts = new Map(
       (
         this.o.store.db
@@ -417,7 +483,7 @@ export class Runner {
           .all(job.rowid) as { state: string; n: number }[]
       ).map((row) => [row.state, row.n]),
     );
-    const sums = this.o.store.db
+    const stats = this.o.store.db
       .prepare(
         `SELECT COALESCE(SUM(json_extract(stats, '$.downloadMs')), 0) AS downloadMs,
            COALESCE(SUM(json_extract(stats, '$.processMs')), 0) AS processMs,
@@ -427,24 +493,68 @@ export class Runner {
          FROM pps_datums WHERE job_rowid = ? AND state != 'SKIPPED'`,
       )
       .get(job.rowid) as Stats;
-    const count = (state: string) => counts.get(state) ?? 0;
-    this.update(job, {
-      data_processed: count('SUCCESS'),
-      data_skipped: count('SKIPPED'),
-      data_failed: count('FAILED'),
-      data_recovered: count('RECOVERED'),
-      data_total: [...counts.values()].reduce((a, b) => a + b, 0),
-      stats: JSON.stringify(sums),
+    let baseEnv: Record<string, string> | Error;
+    try {
+      baseEnv = this.jobEnv(spec, job, output);
+    } catch (error) {
+      baseEnv = error as Error;
+    }
+    return {
+      running,
+      spec,
+      jobDir,
+      inputNames: inputLeaves(spec.input).map((leaf) => leaf.name),
+      baseEnv,
+      fresh,
+      group: `job-${job.rowid}`,
+      parallelism: Math.min(spec.parallelism, this.cpuLimit),
+      counts,
+      total: [...counts.values()].reduce((a, b) => a + b, 0),
+      stats,
+      results: [],
+      flushTimer: null,
+    };
+  }
+
+  /** Queues a datum's result; results are written together (every 200 ms, or 200 of them). */
+  private recordDatum(
+    run: JobRun,
+    datumId: string,
+    fields: Partial<Omit<DatumRow, 'job_rowid' | 'id'>> & { state: DatumState },
+    stats: Stats,
+  ): void {
+    run.results.push({ id: datumId, fields });
+    run.counts.set('STARTING', (run.counts.get('STARTING') ?? 0) - 1);
+    run.counts.set(fields.state, (run.counts.get(fields.state) ?? 0) + 1);
+    for (const key of Object.keys(stats) as (keyof Stats)[]) run.stats[key] += stats[key];
+    if (run.results.length >= 200) this.flushDatums(run);
+    else if (!run.flushTimer) run.flushTimer = setTimeout(() => this.flushDatums(run), 200);
+  }
+
+  /** Writes the queued datum results and the job's counters in one transaction. */
+  private flushDatums(run: JobRun): void {
+    if (run.flushTimer) clearTimeout(run.flushTimer);
+    run.flushTimer = null;
+    const results = run.results;
+    run.results = [];
+    const job = run.running.job;
+    if (isTerminal(this.o.store.jobByRowid(job.rowid)?.state ?? 'JOB_KILLED')) return;
+    const count = (state: string) => run.counts.get(state) ?? 0;
+    this.o.store.transaction(() => {
+      for (const result of results) this.o.store.updateDatum(job.rowid, result.id, result.fields);
+      this.update(job, {
+        data_processed: count('SUCCESS'),
+        data_skipped: count('SKIPPED'),
+        data_failed: count('FAILED'),
+        data_recovered: count('RECOVERED'),
+        data_total: run.total,
+        stats: JSON.stringify(run.stats),
+      });
     });
   }
 
-  private datumEnv(
-    spec: PipelineSpec,
-    job: JobRow,
-    datumId: string,
-    dirs: { pfs: string; out: string },
-    output: CommitRow,
-  ): Record<string, string> {
+  /** The environment every datum of the job shares (secrets are opened once per job). */
+  private jobEnv(spec: PipelineSpec, job: JobRow, output: CommitRow): Record<string, string> {
     const env: Record<string, string> = {};
     for (const key of passThroughEnv) {
       const value = process.env[key];
@@ -460,90 +570,119 @@ export class Runner {
     }
     Object.assign(env, {
       PACH_JOB_ID: job.id,
-      PACH_DATUM_ID: datumId,
       PACH_OUTPUT_COMMIT_ID: output.id,
       PPS_PROJECT_NAME: job.project,
       PPS_PIPELINE_NAME: job.pipeline,
-      PFS: dirs.pfs,
-      PFS_OUT: dirs.out,
     });
-    for (const leaf of inputLeaves(spec.input)) {
-      env[`PFS_${leaf.name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`] = path.join(
-        dirs.pfs,
-        leaf.name,
-      );
-    }
     return env;
   }
 
-  private async runDatum(
-    running: RunningJob,
-    spec: PipelineSpec,
-    datum: DatumRow,
-    jobDir: string,
-    output: CommitRow,
-  ): Promise<boolean> {
-    const { store } = this.o;
-    const job = running.job;
-    const signal = running.controller.signal;
+  private datumEnv(run: JobRun, datumId: string, dirs: DatumDirs): Record<string, string> {
+    const env: Record<string, string> = {
+      ...(run.baseEnv as Record<string, string>),
+      PACH_DATUM_ID: datumId,
+      PFS: dirs.pfs,
+      PFS_OUT: dirs.out,
+    };
+    for (const name of run.inputNames)
+      env[`PFS_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`] = path.join(dirs.pfs, name);
+    return env;
+  }
+
+  /** Runs one datum (its tries, then errCmd); its result is queued with recordDatum. */
+  private async runDatum(run: JobRun, datum: DatumRow): Promise<void> {
+    const { spec } = run;
+    const job = run.running.job;
+    const signal = run.running.controller.signal;
     const files = JSON.parse(datum.data) as DatumFile[];
-    const dirs = datumDirs(jobDir, datum.id);
-    const inputNames = inputLeaves(spec.input).map((leaf) => leaf.name);
+    const dirs = datumDirs(run.jobDir, datum.id);
     const started = Date.now();
     const stats = emptyStats();
-    let env: Record<string, string>;
-    try {
-      env = this.datumEnv(spec, job, datum.id, dirs, output);
-    } catch (error) {
-      const reason = (error as Error).message;
+    if (run.baseEnv instanceof Error) {
+      const reason = run.baseEnv.message;
       this.systemLog(job, datum.id, `datum failed: ${reason}`);
-      store.updateDatum(job.rowid, datum.id, {
-        state: 'FAILED',
-        reason,
-        started_at: started,
-        finished_at: Date.now(),
-      });
-      return false;
+      this.recordDatum(
+        run,
+        datum.id,
+        { state: 'FAILED', reason, started_at: started, finished_at: Date.now() },
+        stats,
+      );
+      return;
     }
+    const env = this.datumEnv(run, datum.id, dirs);
     const rewrite = (list: string[]) => list.map((s) => rewritePfs(s, dirs.pfs));
     const cwd = spec.transform.workingDir
       ? rewritePfs(spec.transform.workingDir, dirs.pfs)
       : dirs.root;
+    const launch = (
+      cmd: string[],
+      stdin: string[],
+      acceptReturnCode: number[],
+      extra: Pick<LaunchRequest, 'prepare' | 'collect'> = {},
+    ) =>
+      this.launcher.run({
+        cmd: rewrite(cmd),
+        stdin: stdin.length > 0 ? rewrite(stdin).join('\n') + '\n' : '',
+        env,
+        cwd,
+        timeoutMs: spec.datumTimeoutMs,
+        group: run.group,
+        limit: run.parallelism,
+        accept: acceptReturnCode,
+        ...extra,
+        signal,
+        onLine: (line) => this.log(job, datum.id, line, true),
+      });
     let lastReason = '';
     for (let attempt = 1; attempt <= spec.datumTries && !signal.aborted; attempt++) {
-      const t0 = Date.now();
-      stats.downloadBytes = await materialise(this.o.blobs, dirs, files, inputNames);
-      stats.downloadMs += Date.now() - t0;
-      if (spec.transform.workingDir) await mkdir(cwd, { recursive: true }).catch(() => undefined);
+      const prepared = prepareSpec(
+        this.o.blobs,
+        dirs,
+        files,
+        run.inputNames,
+        run.fresh && attempt === 1,
+      );
+      if (spec.transform.workingDir) prepared.spec.dirs.push(cwd);
       this.systemLog(
         job,
         datum.id,
         `started datum ${datum.id} (attempt ${attempt} of ${spec.datumTries})`,
       );
-      const t1 = Date.now();
-      const result = await runProcess({
-        cmd: rewrite(spec.transform.cmd),
-        stdin: rewrite(spec.transform.stdin),
-        env,
-        cwd,
-        acceptReturnCode: spec.transform.acceptReturnCode,
-        timeoutMs: spec.datumTimeoutMs,
-        signal,
-        onLine: (line) => this.log(job, datum.id, line, true),
-      });
-      stats.processMs += Date.now() - t1;
-      if (signal.aborted) return false;
+      const launched = await launch(
+        spec.transform.cmd,
+        spec.transform.stdin,
+        spec.transform.acceptReturnCode,
+        {
+          prepare: prepared.spec,
+          collect: {
+            out: dirs.out,
+            remove: run.inputNames.map((name) => path.join(dirs.pfs, name)),
+          },
+        },
+      );
+      if (signal.aborted) return;
+      stats.downloadMs += launched.prepareMs;
+      stats.processMs += launched.ms;
+      stats.uploadMs += launched.collectMs;
+      stats.downloadBytes = prepared.bytes;
+      const result: ProcessResult = launched.prepareError
+        ? { ok: false, reason: `cannot prepare the inputs: ${launched.prepareError}` }
+        : launched.collectError
+          ? { ok: false, reason: `cannot read the outputs: ${launched.collectError}` }
+          : processResult(
+              launched,
+              spec.transform.cmd[0] ?? '',
+              spec.transform.acceptReturnCode,
+              spec.datumTimeoutMs,
+            );
       if (result.ok) {
-        const t2 = Date.now();
-        const outputs = await collectOutputs(dirs.out);
-        stats.uploadMs += Date.now() - t2;
-        stats.uploadBytes = outputs.reduce((n, f) => n + f.sizeBytes, 0);
         // The outputs stay staged under the datum's out folder until the job finishes.
-        await Promise.all(
-          inputNames.map((name) => rm(path.join(dirs.pfs, name), { recursive: true, force: true })),
-        );
-        store.transaction(() => {
-          store.updateDatum(job.rowid, datum.id, {
+        const outputs = launched.outputs;
+        stats.uploadBytes = outputs.reduce((n, f) => n + f.sizeBytes, 0);
+        this.recordDatum(
+          run,
+          datum.id,
+          {
             state: 'SUCCESS',
             reason: '',
             output: JSON.stringify(outputs),
@@ -551,33 +690,32 @@ export class Runner {
             stats: JSON.stringify(stats),
             started_at: started,
             finished_at: Date.now(),
-          });
-          this.refreshCounters(job);
-        });
+          },
+          stats,
+        );
         this.systemLog(
           job,
           datum.id,
           `finished datum ${datum.id} in ${((Date.now() - started) / 1000).toFixed(3)}s`,
         );
-        return true;
+        return;
       }
       lastReason = result.reason;
       this.systemLog(job, datum.id, `datum failed: ${result.reason}`);
     }
-    if (signal.aborted) return false;
+    if (signal.aborted) return;
     let state: 'FAILED' | 'RECOVERED' = 'FAILED';
     if (spec.transform.errCmd.length > 0) {
       this.systemLog(job, datum.id, 'running errCmd');
-      const result = await runProcess({
-        cmd: rewrite(spec.transform.errCmd),
-        stdin: rewrite(spec.transform.errStdin),
-        env,
-        cwd,
-        acceptReturnCode: [],
-        timeoutMs: spec.datumTimeoutMs,
-        signal,
-        onLine: (line) => this.log(job, datum.id, line, true),
-      });
+      const launched = await launch(spec.transform.errCmd, spec.transform.errStdin, []);
+      if (signal.aborted) return;
+      stats.processMs += launched.ms;
+      const result = processResult(
+        launched,
+        spec.transform.errCmd[0] ?? '',
+        [],
+        spec.datumTimeoutMs,
+      );
       if (result.ok) state = 'RECOVERED';
       this.systemLog(
         job,
@@ -586,51 +724,80 @@ export class Runner {
       );
     }
     await rm(dirs.root, { recursive: true, force: true });
-    store.updateDatum(job.rowid, datum.id, {
-      state,
-      reason: lastReason,
-      stats: JSON.stringify(stats),
-      started_at: started,
-      finished_at: Date.now(),
-    });
-    return false;
+    this.recordDatum(
+      run,
+      datum.id,
+      {
+        state,
+        reason: lastReason,
+        stats: JSON.stringify(stats),
+        started_at: started,
+        finished_at: Date.now(),
+      },
+      stats,
+    );
   }
 
-  /** Moves staged outputs of successful datums into the blob store (fsynced, then renamed). */
+  /**
+   * Moves staged outputs of successful datums into the blob store. Their bytes are made durable
+   * first (one filesystem sync for many files, else an fsync each), then they are renamed to
+   * their content address and the blob folders are fsynced: the output commit, written after
+   * this, never names a blob that a crash could lose or leave half-written.
+   */
   private async storeOutputs(job: JobRow, datums: DatumRow[]): Promise<void> {
     const jobDir = this.jobDir(job);
     const toStore = datums.filter((d) => d.state === 'SUCCESS' && d.stored === 0);
-    const dirsToSync = new Set<string>();
-    const moves: { from: string; hash: string }[] = [];
+    const byHash = new Map<string, string>();
     for (const datum of toStore) {
       const out = datumDirs(jobDir, datum.id).out;
       for (const file of JSON.parse(datum.output ?? '[]') as OutputFile[])
-        moves.push({ from: path.join(out, file.path), hash: file.hash });
+        if (!byHash.has(file.hash)) byHash.set(file.hash, path.join(out, file.path));
     }
-    const seen = new Set<string>();
-    let index = 0;
-    const worker = async () => {
-      while (index < moves.length) {
-        const move = moves[index++] as { from: string; hash: string };
-        if (seen.has(move.hash) || (await this.o.blobs.has(move.hash))) continue;
-        seen.add(move.hash);
-        const handle = await open(move.from, 'r');
-        try {
-          await handle.sync();
-        } finally {
-          await handle.close();
+    const blobDirs = new Set<string>();
+    const toMove: { from: string; hash: string }[] = [];
+    await parallel([...byHash], 8, async ([hash, from]) => {
+      blobDirs.add(path.dirname(this.o.blobs.pathOf(hash)));
+      if (!(await this.o.blobs.has(hash))) toMove.push({ from, hash });
+    });
+    if (toMove.length > 0) {
+      const synced = toMove.length >= syncWholeFsFrom && (await this.syncFilesystem(jobDir));
+      const made = new Set<string>();
+      await parallel(toMove, 8, async (move) => {
+        if (!synced) {
+          const handle = await open(move.from, 'r');
+          try {
+            await handle.sync();
+          } finally {
+            await handle.close();
+          }
         }
         const target = this.o.blobs.pathOf(move.hash);
-        await mkdir(path.dirname(target), { recursive: true });
+        const dir = path.dirname(target);
+        if (!made.has(dir)) {
+          await mkdir(dir, { recursive: true });
+          made.add(dir);
+        }
         await rename(move.from, target);
-        dirsToSync.add(path.dirname(target));
-      }
-    };
-    await Promise.all(Array.from({ length: 8 }, worker));
-    for (const dir of dirsToSync) await fsyncDir(dir);
+      });
+    }
+    await parallel([...blobDirs], 8, (dir) => fsyncDir(dir));
     this.o.store.transaction(() => {
       for (const datum of toStore) this.o.store.updateDatum(job.rowid, datum.id, { stored: 1 });
     });
+  }
+
+  /** syncfs(2) on the filesystem of `dir` (through `sync -f`); false if that is not available. */
+  private async syncFilesystem(dir: string): Promise<boolean> {
+    const result = await this.launcher.run({
+      cmd: ['sync', '-f', dir],
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      stdin: '',
+      timeoutMs: 0,
+      group: 'sync',
+      limit: 4,
+    });
+    return result.error === '' && result.code === 0;
   }
 
   /** Ends a job: its output commit finishes (with the files on success, with `error` otherwise). */
@@ -638,10 +805,18 @@ export class Runner {
     const { store, pfs } = this.o;
     const current = store.jobByRowid(job.rowid);
     if (!current || isTerminal(current.state)) return;
+    const meta = await this.writeJobMeta(current, state, reason).catch((error: unknown) => {
+      console.error('pps: could not write job metadata', error);
+      return null;
+    });
+    if (isTerminal(store.jobByRowid(job.rowid)?.state ?? 'JOB_KILLED')) return;
     const output = current.output_commit_rowid
       ? pfs.commitByRowid(current.output_commit_rowid)
       : undefined;
-    const finishJob = () => store.updateJob(job.rowid, { state, reason, finished_at: Date.now() });
+    const finishJob = () => {
+      store.updateJob(job.rowid, { state, reason, finished_at: Date.now() });
+      if (meta) this.landJobMeta(current, output, meta);
+    };
     if (output && isOpen(output)) {
       let files: OutputFile[] = [];
       if (state === 'JOB_SUCCESS') {
@@ -671,13 +846,60 @@ export class Runner {
         );
       }
     } else {
-      finishJob();
+      pfs.transaction(finishJob);
     }
     const ended = store.jobByRowid(job.rowid) as JobRow;
     store.setLastJobState(job.project, job.pipeline, ended.state);
     this.systemLog(ended, '', `job ${ended.state}${ended.reason ? `: ${ended.reason}` : ''}`, true);
     this.emitJob(ended);
     await rm(this.jobDir(job), { recursive: true, force: true }).catch(() => undefined);
+  }
+
+  /** The job's metadata (the job, then every datum with its inputs and outputs) as a blob. */
+  private async writeJobMeta(job: JobRow, state: JobState, reason: string): Promise<NewFile> {
+    const datums = this.o.store.datums(job.rowid).map((datum) => ({
+      id: datum.id,
+      state: datum.state,
+      reason: datum.reason,
+      inputs: (JSON.parse(datum.data) as DatumFile[]).map((f) => ({
+        input: f.input,
+        path: f.path,
+        hash: f.hash,
+        sizeBytes: f.sizeBytes,
+      })),
+      outputs: JSON.parse(datum.output ?? '[]') as OutputFile[],
+      stats: JSON.parse(datum.stats || '{}') as unknown,
+    }));
+    const document = {
+      job: {
+        project: job.project,
+        pipeline: job.pipeline,
+        id: job.id,
+        pipelineVersion: job.pipeline_version,
+        state,
+        reason,
+        restart: job.restart,
+        created: new Date(job.created_at).toISOString(),
+        started: job.started_at === null ? null : new Date(job.started_at).toISOString(),
+        finished: new Date().toISOString(),
+        stats: JSON.parse(job.stats || '{}') as unknown,
+      },
+      datums,
+    };
+    const blob = await this.o.blobs.writeBytes(
+      Buffer.from(JSON.stringify(document, null, 1) + '\n'),
+    );
+    return { path: '/job.json', hash: blob.hash, sizeBytes: blob.sizeBytes };
+  }
+
+  /** The job's commit in the pipeline's meta repo: same ID, same provenance as its output. */
+  private landJobMeta(job: JobRow, output: CommitRow | undefined, file: NewFile): void {
+    const { pfs } = this.o;
+    const repo = pfs.findRepo({ project: job.project, name: job.pipeline, type: 'meta' });
+    if (!repo || pfs.findCommit(repo, job.id)) return;
+    const commit = pfs.startCommit(repo, 'master', null, `job ${job.id}`, 'AUTO', job.id);
+    if (output) pfs.addProvenance(commit, pfs.directProvenance(output));
+    pfs.finishCommitWithFiles(commit, [file], '');
   }
 
   // ---- control --------------------------------------------------------------------------

@@ -1,0 +1,286 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitFiles, ok, repo, results, type Json } from './helpers/api-client.ts';
+import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
+import { createPipeline, lastJob, listDatums, pipeline, readAll, waitJob } from './helpers/pps.ts';
+
+let server: TestServer;
+let url: string;
+let scratch: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  url = server.url;
+  scratch = await mkdtemp(path.join(os.tmpdir(), 'ivory-pps-options-'));
+  await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
+  await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('in') });
+  await commitFiles(url, 'in', { '/a.txt': 'alpha', '/b.txt': 'beta' });
+});
+afterAll(async () => {
+  await server.close();
+  await rm(scratch, { recursive: true, force: true });
+});
+
+const systemLogs = async (job: Json): Promise<string[]> =>
+  (await results(url, 'pps_v2.API/GetLogs', { job }))
+    .filter((l: Json) => !l.user)
+    .map((l: Json) => l.message as string);
+
+describe('transform and job options', () => {
+  it('errCmd: a datum that fails on every try but whose errCmd succeeds is RECOVERED', async () => {
+    await createPipeline(url, {
+      pipeline: pipeline('recovering'),
+      transform: {
+        cmd: ['sh', '-c', 'case "$(ls /pfs/in)" in b.txt) exit 4;; esac; cp /pfs/in/* /pfs/out/'],
+        errCmd: ['sh', '-c', 'read line; echo "errCmd saw $line"'],
+        errStdin: ['/pfs/in'],
+      },
+      datumTries: 2,
+      input: { pfs: { repo: 'in', glob: '/*' } },
+    });
+    const job = await lastJob(url, 'recovering');
+    expect(job.state).toBe('JOB_SUCCESS');
+    expect(job.dataRecovered).toBe('1');
+    expect(job.dataProcessed).toBe('1');
+    expect(job.dataFailed).toBe('0');
+    const states = (await listDatums(url, job.job)).map((d: Json) => d.state).sort();
+    expect(states).toEqual(['RECOVERED', 'SUCCESS']);
+    // A recovered datum contributes no output.
+    expect(await readAll(url, 'recovering', job.job.id)).toEqual({ '/a.txt': 'alpha' });
+    const logs = await results(url, 'pps_v2.API/GetLogs', { job: job.job });
+    const messages = logs.map((l: Json) => l.message as string);
+    expect(messages.filter((m) => m === 'datum failed: exit code 4')).toHaveLength(2);
+    expect(messages).toContain('errCmd succeeded: datum recovered');
+    // errStdin is /pfs-rewritten like stdin.
+    expect(messages.some((m) => /^errCmd saw \/.+\/pfs\/in$/.test(m))).toBe(true);
+
+    // The job's metadata lands in the pipeline's meta repo under the job's ID.
+    const metaCommit = {
+      repo: { name: 'recovering', type: 'meta', project: { name: 'default' } },
+      id: job.job.id,
+    };
+    const meta = await ok(url, 'pfs_v2.API/InspectCommit', { commit: metaCommit });
+    expect(meta.finished).not.toBeNull();
+    const chunks = await results(url, 'pfs_v2.API/GetFile', {
+      file: { commit: metaCommit, path: '/job.json' },
+    });
+    const document = JSON.parse(
+      Buffer.concat(chunks.map((c: string) => Buffer.from(c, 'base64'))).toString(),
+    );
+    expect(document.job).toMatchObject({ id: job.job.id, state: 'JOB_SUCCESS' });
+    expect(document.datums.map((d: Json) => d.state).sort()).toEqual(['RECOVERED', 'SUCCESS']);
+    expect(document.datums.find((d: Json) => d.state === 'SUCCESS').outputs[0].path).toBe('/a.txt');
+  });
+
+  it('datumTries: a datum that fails once and succeeds on its second try', async () => {
+    const marker = path.join(scratch, 'tried-once');
+    await createPipeline(url, {
+      pipeline: pipeline('flaky'),
+      transform: {
+        cmd: [
+          'sh',
+          '-c',
+          'if [ ! -e "$MARKER" ]; then touch "$MARKER"; echo first try fails >&2; exit 1; fi; cat /pfs/in/* > /pfs/out/all',
+        ],
+        env: { MARKER: marker },
+      },
+      datumTries: 2,
+      input: { pfs: { repo: 'in', glob: '/' } },
+    });
+    const job = await lastJob(url, 'flaky');
+    expect(job.state).toBe('JOB_SUCCESS');
+    expect(job.dataProcessed).toBe('1');
+    expect(await readAll(url, 'flaky', job.job.id)).toEqual({ '/all': 'alphabeta' });
+    const messages = await systemLogs(job.job);
+    expect(messages.some((m) => /attempt 1 of 2/.test(m))).toBe(true);
+    expect(messages.some((m) => /attempt 2 of 2/.test(m))).toBe(true);
+    expect(messages).toContain('datum failed: exit code 1');
+  });
+
+  it('datumTimeout: a datum running longer fails with a clear reason, its processes killed', async () => {
+    const marker = path.join(scratch, 'should-never-exist');
+    const started = Date.now();
+    await createPipeline(url, {
+      pipeline: pipeline('slowpoke'),
+      // The background subshell must die too: the whole process group is killed.
+      transform: {
+        cmd: ['sh', '-c', '(sleep 2; touch "$MARKER") & wait'],
+        env: { MARKER: marker },
+      },
+      datumTimeout: '1s',
+      datumTries: 1,
+      input: { pfs: { repo: 'in', glob: '/' } },
+    });
+    const job = await lastJob(url, 'slowpoke');
+    expect(job.state).toBe('JOB_FAILURE');
+    expect(job.reason).toMatch(/timed out after 1s/);
+    const [datum] = await listDatums(url, job.job);
+    expect(datum.state).toBe('FAILED');
+    expect(await systemLogs(job.job)).toContain('datum failed: timed out after 1s');
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + 3000 - Date.now())));
+    await expect(stat(marker)).rejects.toThrow();
+  });
+
+  it('jobTimeout: a job running longer is stopped and fails with the reason', async () => {
+    const started = Date.now();
+    await createPipeline(url, {
+      pipeline: pipeline('overtime'),
+      transform: { cmd: ['sleep', '30'] },
+      jobTimeout: '1s',
+      input: { pfs: { repo: 'in', glob: '/*' } },
+    });
+    const job = await lastJob(url, 'overtime');
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(job.state).toBe('JOB_FAILURE');
+    expect(job.reason).toMatch(/job timed out after 1s/);
+    const output = await ok(url, 'pfs_v2.API/InspectCommit', { commit: job.outputCommit });
+    expect(output.finished).not.toBeNull();
+    expect(output.error).toMatch(/timed out/);
+  });
+
+  it('acceptReturnCode: a listed exit code counts as success', async () => {
+    await createPipeline(url, {
+      pipeline: pipeline('lenient'),
+      transform: {
+        cmd: ['sh', '-c', 'cp /pfs/in/* /pfs/out/; exit 3'],
+        acceptReturnCode: ['3'],
+      },
+      input: { pfs: { repo: 'in', glob: '/*' } },
+    });
+    const job = await lastJob(url, 'lenient');
+    expect(job.state).toBe('JOB_SUCCESS');
+    expect(job.dataProcessed).toBe('2');
+    expect(await readAll(url, 'lenient', job.job.id)).toEqual({
+      '/a.txt': 'alpha',
+      '/b.txt': 'beta',
+    });
+    // Another code still fails.
+    await createPipeline(url, {
+      pipeline: pipeline('strict'),
+      transform: { cmd: ['sh', '-c', 'exit 5'], acceptReturnCode: [3] },
+      datumTries: 1,
+      input: { pfs: { repo: 'in', glob: '/' } },
+    });
+    const strict = await lastJob(url, 'strict');
+    expect(strict.state).toBe('JOB_FAILURE');
+    expect(strict.reason).toMatch(/exit code 5/);
+  });
+
+  it('passes PACH_JOB_ID, PACH_DATUM_ID, PACH_OUTPUT_COMMIT_ID and PFS_<INPUT>; honours workingDir and stdin', async () => {
+    await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('my-input') });
+    await commitFiles(url, 'my-input', { '/only.txt': 'only' });
+    await createPipeline(url, {
+      pipeline: pipeline('envy'),
+      transform: {
+        cmd: ['sh'],
+        stdin: [
+          'echo "job=$PACH_JOB_ID" > /pfs/out/env',
+          'echo "datum=$PACH_DATUM_ID" >> /pfs/out/env',
+          'echo "commit=$PACH_OUTPUT_COMMIT_ID" >> /pfs/out/env',
+          'echo "input=$PFS_MY_INPUT" >> /pfs/out/env',
+          'echo "pfs=$PFS" >> /pfs/out/env',
+          'pwd > /pfs/out/cwd',
+          'cat only.txt > /pfs/out/read-from-cwd',
+          // (sh drops such names from its children's environment: read its own.)
+          'tr "\\0" "\\n" < /proc/$$/environ | grep "^ODD-NAME=" > /pfs/out/odd',
+          'printf %s "$QUOTED" > /pfs/out/quoted',
+        ],
+        // A name that is not a shell identifier, and a value with quotes and a newline.
+        env: { 'ODD-NAME': 'yes', QUOTED: `it's "quoted"\n$HOME` },
+        workingDir: '/pfs/my-input',
+      },
+      input: { pfs: { repo: 'my-input', glob: '/' } },
+    });
+    const job = await lastJob(url, 'envy');
+    expect(job.state).toBe('JOB_SUCCESS');
+    const [datum] = await listDatums(url, job.job);
+    const files = await readAll(url, 'envy', job.job.id);
+    const env = Object.fromEntries(
+      (files['/env'] ?? '')
+        .trim()
+        .split('\n')
+        .map((line) => line.split('=') as [string, string]),
+    );
+    expect(env.job).toBe(job.job.id);
+    expect(env.datum).toBe(datum.datum.id);
+    expect(env.commit).toBe(job.outputCommit.id);
+    expect(env.input).toBe(`${env.pfs}/my-input`);
+    expect(files['/cwd']?.trim()).toBe(env.input);
+    expect(files['/read-from-cwd']).toBe('only');
+    expect(files['/odd']).toBe('ODD-NAME=yes\n');
+    expect(files['/quoted']).toBe(`it's "quoted"\n$HOME`);
+  });
+
+  it.skipIf(os.cpus().length < 2)(
+    'parallelismSpec.constant 2 runs two datums at once',
+    async () => {
+      await createPipeline(url, {
+        pipeline: pipeline('paired'),
+        transform: {
+          cmd: [
+            'sh',
+            '-c',
+            'n=$(ls /pfs/in); date +%s%N > /pfs/out/$n.start; sleep 0.6; date +%s%N > /pfs/out/$n.end',
+          ],
+        },
+        parallelismSpec: { constant: 2 },
+        input: { pfs: { repo: 'in', glob: '/*' } },
+      });
+      const job = await lastJob(url, 'paired');
+      expect(job.state).toBe('JOB_SUCCESS');
+      const files = await readAll(url, 'paired', job.job.id);
+      const at = (name: string) => Number(BigInt((files[name] ?? '').trim()) / 1_000_000n);
+      const [a, b] = [
+        { start: at('/a.txt.start'), end: at('/a.txt.end') },
+        { start: at('/b.txt.start'), end: at('/b.txt.end') },
+      ] as [{ start: number; end: number }, { start: number; end: number }];
+      // The two intervals overlap: each started before the other ended.
+      expect(a.start).toBeLessThan(b.end);
+      expect(b.start).toBeLessThan(a.end);
+    },
+  );
+
+  it('cron: ticks write commits to the cron repo and start jobs; RunCron ticks at once', async () => {
+    await createPipeline(url, {
+      pipeline: pipeline('ticker'),
+      transform: { cmd: ['sh', '-c', 'ls /pfs/tick > /pfs/out/seen'] },
+      input: { cron: { name: 'tick', spec: '@every 2s', overwrite: true } },
+    });
+    const cronRepo = 'ticker_tick';
+    const repos = await results(url, 'pfs_v2.API/ListRepo', { type: 'user' });
+    expect(repos.some((r: Json) => r.repo.name === cronRepo)).toBe(true);
+
+    // RunCron: a tick now, without waiting for the schedule.
+    await ok(url, 'pps_v2.API/RunCron', { pipeline: pipeline('ticker') });
+    const commits = async () =>
+      (await results(url, 'pfs_v2.API/ListCommit', { repo: repo(cronRepo) })).filter(
+        (c: Json) => c.finished,
+      );
+    const first = (await commits())[0];
+    expect(first).toBeTruthy();
+    const job = await waitJob(url, 'ticker', first.commit.id);
+    expect(job.state).toBe('JOB_SUCCESS');
+    const seen = (await readAll(url, 'ticker', job.job.id))['/seen']?.trim() ?? '';
+    expect(seen).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/);
+
+    // The schedule ticks by itself (every 2s) and each tick starts a job.
+    const deadline = Date.now() + 10_000;
+    let scheduled: Json[] = [];
+    while (Date.now() < deadline) {
+      scheduled = (await commits()).filter((c: Json) => c.commit.id !== first.commit.id);
+      if (scheduled.length > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(scheduled.length).toBeGreaterThan(0);
+    const ticked = await waitJob(url, 'ticker', scheduled[0].commit.id);
+    expect(ticked.state).toBe('JOB_SUCCESS');
+    // overwrite: each tick's commit holds only its own file.
+    const files = await results(url, 'pfs_v2.API/ListFile', {
+      file: { commit: { repo: repo(cronRepo), id: scheduled[0].commit.id }, path: '/' },
+    });
+    expect(files).toHaveLength(1);
+    await ok(url, 'pps_v2.API/StopPipeline', { pipeline: pipeline('ticker') });
+  });
+});
