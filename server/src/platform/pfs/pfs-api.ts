@@ -22,6 +22,7 @@ import {
   readFileRef,
   readMarkerPath,
   readProjectName,
+  readProjectNamesOrAll,
   readRepoRef,
   resolveCommitRef,
 } from './pfs-requests.ts';
@@ -120,12 +121,9 @@ export function registerPfsApi(
   add(
     'ReposSummary',
     unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      const pickers = readList(req.projects, 'projects');
-      const names =
-        pickers.length > 0
-          ? pickers.map((picker, i) => readProjectName(picker, `projects[${i}]`))
-          : store.listProjects().map((project) => project.name);
+      const names = readProjectNamesOrAll(readObject(raw, 'request').projects, () =>
+        store.listProjects().map((project) => project.name),
+      );
       return {
         summaries: names.map((name) => {
           store.getProject(name);

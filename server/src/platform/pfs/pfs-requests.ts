@@ -1,4 +1,10 @@
-import { readObject, readOptionalObject, readString, type WireObject } from '../../http/wire.ts';
+import {
+  readList,
+  readObject,
+  readOptionalObject,
+  readString,
+  type WireObject,
+} from '../../http/wire.ts';
 import { normalisePath } from './file-paths.ts';
 import type { PfsStore, RepoRef } from './pfs-store.ts';
 import type { CommitRow, RepoRow, RepoType } from './rows.ts';
@@ -9,6 +15,13 @@ export const defaultProject = 'default';
 
 export function readProjectName(value: unknown, field: string): string {
   return readString(readObject(value, field).name, `${field}.name`) || defaultProject;
+}
+
+/** The `projects` list of a summary request: the names it picks, or every project when empty. */
+export function readProjectNamesOrAll(value: unknown, allProjects: () => string[]): string[] {
+  const pickers = readList(value, 'projects');
+  if (pickers.length === 0) return allProjects();
+  return pickers.map((picker, i) => readProjectName(picker, `projects[${i}]`));
 }
 
 export function readRepoRef(value: unknown, field: string): RepoRef {
