@@ -1,9 +1,8 @@
 import path from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import tar from 'tar-stream';
+import { invalidArgument } from '../errors.ts';
 import { normalisePath } from '../platform/pfs/file-paths.ts';
+import { packTar } from '../platform/pfs/file-tar.ts';
 import type { PfsStore } from '../platform/pfs/pfs-store.ts';
 import type { CommitRow, FileRow } from '../platform/pfs/rows.ts';
 import type { BlobStore, ByteRange } from '../platform/storage/blob-store.ts';
@@ -58,8 +57,46 @@ export function parseRange(
 const attachment = (name: string) =>
   `attachment; filename="${name.replace(/["\\\r\n]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 
-/** GET (and HEAD) /files/:project/:repo/:commit/* — file bytes with ranges, folders as tar. */
+/**
+ * Headers on every /files response (errors included): a repo file opened directly is a sandboxed
+ * document with no script and an opaque origin, and browsers never sniff a type into HTML.
+ */
+export const filesSecurityHeaders = {
+  'content-security-policy': 'sandbox',
+  'x-content-type-options': 'nosniff',
+} as const;
+
+function isFilesUrl(url: string): boolean {
+  return url === '/files' || url.startsWith('/files/') || url.startsWith('/files?');
+}
+
+/**
+ * GET (and HEAD) /files/:project/:repo/:commit/* — file bytes with ranges, folders as tar.
+ * GET /files/:project/:repo/:commit?archive=tar&path=a&path=b — a selection as one tar stream.
+ */
 export function registerFilesRoute(app: FastifyInstance, pfs: PfsStore, blobs: BlobStore): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (isFilesUrl(request.url)) reply.headers(filesSecurityHeaders);
+    return payload;
+  });
+
+  app.get<{
+    Params: { project: string; repo: string; commit: string };
+    Querystring: { archive?: string; path?: string | string[] };
+  }>('/files/:project/:repo/:commit', async (request, reply) => {
+    const { project, repo: repoName, commit: commitRef } = request.params;
+    if (request.query.archive !== 'tar') throw invalidArgument('archive must be tar');
+    const requested = request.query.path;
+    const paths = (Array.isArray(requested) ? requested : requested ? [requested] : ['/']).map(
+      (item) => normalisePath(item),
+    );
+    const repo = pfs.getRepo({ project, name: repoName, type: 'user' });
+    const commit = pfs.resolveCommit(repo, commitRef, '');
+    // Resolve every path first so a missing one answers 404 before any byte is sent.
+    const rows = paths.map((item) => pfs.getFile(commit, item));
+    return sendTar(reply, pfs, blobs, commit, rows, `${repoName}.tar`);
+  });
+
   app.get<{
     Params: { project: string; repo: string; commit: string; '*': string };
     Querystring: { download?: string };
@@ -68,7 +105,10 @@ export function registerFilesRoute(app: FastifyInstance, pfs: PfsStore, blobs: B
     const repo = pfs.getRepo({ project, name: repoName, type: 'user' });
     const commit = pfs.resolveCommit(repo, commitRef, '');
     const row = pfs.getFile(commit, normalisePath(request.params['*']));
-    if (row.type === 'DIR') return sendTar(reply, pfs, blobs, commit, row);
+    if (row.type === 'DIR') {
+      const name = row.path === '/' ? 'root' : path.basename(row.path);
+      return sendTar(reply, pfs, blobs, commit, [row], `${name}.tar`, row.path);
+    }
 
     const name = path.basename(row.path);
     reply
@@ -93,42 +133,19 @@ export function registerFilesRoute(app: FastifyInstance, pfs: PfsStore, blobs: B
   });
 }
 
+/** Streams files and folders as one tar archive (see packTar). */
 function sendTar(
   reply: FastifyReply,
   pfs: PfsStore,
   blobs: BlobStore,
   commit: CommitRow,
-  dir: FileRow,
+  selection: FileRow[],
+  archiveName: string,
+  base = '/',
 ) {
-  const name = dir.path === '/' ? 'root' : path.basename(dir.path);
-  const pack = tar.pack();
-  const body = new PassThrough();
-  pack.pipe(body);
-  void (async () => {
-    try {
-      for (const row of pfs.listSubtree(commit, dir.path)) {
-        const entryName = row.path.slice(dir.path.length);
-        if (row.type === 'DIR') {
-          pack.entry({ name: entryName, type: 'directory' });
-          continue;
-        }
-        const entry = pack.entry({ name: entryName, size: row.size_bytes });
-        const source: Readable = row.size_bytes === 0 ? emptyStream() : blobs.read(row.hash);
-        await pipeline(source, entry);
-      }
-      pack.finalize();
-    } catch (error) {
-      body.destroy(error as Error);
-    }
-  })();
+  const body = packTar(pfs, blobs, commit, selection, base);
   return reply
     .type('application/x-tar')
-    .header('content-disposition', attachment(`${name}.tar`))
+    .header('content-disposition', attachment(archiveName))
     .send(body);
-}
-
-function emptyStream(): Readable {
-  const empty = new PassThrough();
-  empty.end();
-  return empty;
 }

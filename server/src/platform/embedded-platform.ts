@@ -4,9 +4,15 @@ import { registerAuthOffApi } from './auth-api.ts';
 import { Cluster } from './cluster.ts';
 import { registerMetadataApi } from './metadata-api.ts';
 import { CommitEvents } from './pfs/commit-events.ts';
+import { registerFsckApi } from './pfs/fsck.ts';
 import { registerPfsApi } from './pfs/pfs-api.ts';
+import { PfsMessages } from './pfs/pfs-messages.ts';
 import { PfsStore } from './pfs/pfs-store.ts';
+import { registerProvenanceWalkApi } from './pfs/provenance-walk.ts';
+import { registerRepoAdminApi } from './pfs/repo-admin.ts';
+import { registerSquashDropApi } from './pfs/squash-drop.ts';
 import type { MethodRegistry } from './platform.ts';
+import { deleteAllPipelines, pipelineBranchEdges, registerPpsAdminApi } from './pps/admin-api.ts';
 import { openPps, type Pps } from './pps/index.ts';
 import { BlobStore } from './storage/blob-store.ts';
 import { openDatabase, type Db } from './storage/database.ts';
@@ -47,6 +53,23 @@ export async function openEmbeddedPlatform(options: {
   registerMetadataApi(methods, pfs, cluster);
   registerAuthOffApi(methods);
   const pps = openPps({ db, dataDir: options.dataDir, pfs, blobs, events, methods });
+  // The rest of the pfs and pps surface (after pps: DeleteAll and branch provenance need it).
+  const pfsMessages = new PfsMessages(pfs);
+  const { deleteAll } = registerRepoAdminApi(methods, {
+    store: pfs,
+    blobs,
+    db,
+    messages: pfsMessages,
+    deleteAllPipelines: () => deleteAllPipelines(pps),
+  });
+  registerProvenanceWalkApi(methods, {
+    store: pfs,
+    messages: pfsMessages,
+    derivedBranchEdges: pipelineBranchEdges(pps),
+  });
+  registerFsckApi(methods, { db, blobs });
+  registerSquashDropApi(methods, { store: pfs, db, events });
+  registerPpsAdminApi(methods, { pfs, pps, deleteAll });
   const trials = openTrials({ db, pfs, blobs, pps, methods });
   return {
     db,

@@ -391,6 +391,40 @@ export class PfsStore {
     this.events.finished(this.commitByRowid(commit.rowid));
   }
 
+  /** ClearCommit: an open commit goes back to its parent's files (none without a parent). */
+  clearCommit(commit: CommitRow): void {
+    this.transaction(() => {
+      const current = this.commitByRowid(commit.rowid);
+      if (!isOpen(current))
+        throw failedPrecondition(
+          `commit ${commit.id} is finished: only an open commit can be cleared`,
+        );
+      this.db.prepare('DELETE FROM files WHERE commit_rowid = ?').run(current.rowid);
+      if (current.parent_rowid !== null) {
+        this.db
+          .prepare(
+            `INSERT INTO files (commit_rowid, path, dir, name, type, hash, size_bytes, committed_at)
+             SELECT ?, path, dir, name, type, hash, size_bytes, committed_at FROM files WHERE commit_rowid = ?`,
+          )
+          .run(current.rowid, current.parent_rowid);
+      }
+    });
+    this.events.notify();
+  }
+
+  /**
+   * DeleteAll: every repo with its branches, commits and files, and every project but the
+   * default one (which is kept, empty). Blobs stay on disk (content-addressed, possibly shared).
+   */
+  deleteAll(): void {
+    this.transaction(() => {
+      for (const repo of this.db.prepare('SELECT * FROM repos').all() as RepoRow[])
+        this.deleteRepoRows(repo.id);
+      this.db.prepare("DELETE FROM projects WHERE name != 'default'").run();
+    });
+    this.events.notify();
+  }
+
   /** Records that `commit` was computed from `from` (pipeline output ← input commits). */
   addProvenance(commit: CommitRow, from: CommitRow[]): void {
     const insert = this.db.prepare(
@@ -605,14 +639,19 @@ export class PfsStore {
       const ancestors = ancestorDirs(file.path);
       const conflict = this.db
         .prepare(
-          `SELECT path FROM files WHERE commit_rowid = ? AND
-           ((type = 'FILE' AND path IN (SELECT value FROM json_each(?))) OR path = ?) LIMIT 1`,
+          // Two indexed lookups (an OR across them would scan the commit's every row).
+          `SELECT path FROM files WHERE commit_rowid = ? AND path = ?
+           UNION ALL
+           SELECT path FROM files WHERE commit_rowid = ? AND type = 'FILE' AND
+             path IN (SELECT value FROM json_each(?))
+           LIMIT 1`,
         )
         .pluck()
         .get(
           commit.rowid,
-          JSON.stringify(ancestors.map((dir) => dir.slice(0, -1))),
           file.path + '/',
+          commit.rowid,
+          JSON.stringify(ancestors.map((dir) => dir.slice(0, -1))),
         );
       if (typeof conflict === 'string') {
         throw invalidArgument(`cannot write ${file.path}: ${conflict} is in the way`);

@@ -18,6 +18,7 @@ import {
   defaultProject,
   readCommitRef,
   readProjectName,
+  readProjectNamesOrAll,
   resolveCommitRef,
 } from '../pfs/pfs-requests.ts';
 import type { PfsStore } from '../pfs/pfs-store.ts';
@@ -303,12 +304,9 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
   add(
     'PipelinesSummary',
     unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      const pickers = readList(req.projects, 'projects');
-      const names =
-        pickers.length > 0
-          ? pickers.map((picker, i) => readProjectName(picker, `projects[${i}]`))
-          : pfs.listProjects().map((project) => project.name);
+      const names = readProjectNamesOrAll(readObject(raw, 'request').projects, () =>
+        pfs.listProjects().map((project) => project.name),
+      );
       return {
         summaries: names.map((project) => {
           const counts = { active: 0, paused: 0, failed: 0, unhealthy: 0 };

@@ -253,4 +253,15 @@ export const migrations: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX trial_metrics_final ON trial_metrics(name, value, trial_id) WHERE is_final = 1;
   `,
+  // 4: pfs_v2 PutCache / GetCache / ClearCache: a key → value (Any message as JSON) store.
+  `
+  CREATE TABLE pfs_cache (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    tag TEXT NOT NULL DEFAULT '',
+    file_set_ids TEXT NOT NULL DEFAULT '[]',
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX pfs_cache_by_tag ON pfs_cache(tag);
+  `,
 ];

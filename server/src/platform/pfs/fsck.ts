@@ -1,0 +1,100 @@
+import { readBool, readObject } from '../../http/wire.ts';
+import { stream, type MethodRegistry } from '../platform.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
+import type { Db } from '../storage/database.ts';
+import type { RepoType } from './rows.ts';
+
+interface FileCheckRow {
+  project: string;
+  repo: string;
+  type: RepoType;
+  commit_id: string;
+  path: string;
+  hash: string;
+}
+
+interface UploadRow {
+  id: string;
+  project: string;
+  repo: string;
+}
+
+export interface FsckLine {
+  fix: string;
+  error: string;
+}
+
+const repoLabel = (project: string, repo: string, type: RepoType) =>
+  `${project}/${repo}${type === 'user' ? '' : `.${type}`}`;
+
+/**
+ * Checks the store: every file of every finished commit must reference a blob that exists and
+ * whose bytes still hash to its name (sha256). Each problem is one line
+ * `{error: "commit <project>/<repo>@<id>: file <path>: blob <hash> missing|corrupt"}` (a blob
+ * shared by several files or commits is checked once but reported for each); a healthy store
+ * yields nothing.
+ *
+ * File contents are immutable, so `fix` never removes or rewrites files (a missing or corrupt
+ * blob stays an error either way). What it repairs is dangling metadata: upload sessions whose
+ * target repo no longer exists are reported as errors without `fix` and removed with it (one
+ * `{fix: "..."}` line each; their staging folders go at the next abandoned-upload sweep).
+ * zombieTarget / zombieAll (Pachyderm's check for output files not written by any datum) have
+ * nothing to check: embedded pipeline output commits are written whole in one transaction.
+ */
+export async function* fsck(
+  db: Db,
+  blobs: BlobStore,
+  options: { fix: boolean; signal?: AbortSignal },
+): AsyncGenerator<FsckLine> {
+  const verdicts = new Map<string, 'ok' | 'missing' | 'corrupt'>();
+  const rows = db
+    .prepare(
+      `SELECT r.project, r.name AS repo, r.type, c.id AS commit_id, f.path, f.hash
+       FROM files f JOIN commits c ON c.rowid = f.commit_rowid JOIN repos r ON r.id = c.repo_id
+       WHERE f.type = 'FILE' AND f.size_bytes > 0 AND c.finished_at IS NOT NULL
+       ORDER BY r.project, r.name, r.type, c.rowid, f.path`,
+    )
+    .all() as FileCheckRow[];
+  for (const row of rows) {
+    if (options.signal?.aborted) return;
+    let verdict = verdicts.get(row.hash);
+    if (!verdict) {
+      if (!/^[0-9a-f]{64}$/.test(row.hash)) verdict = 'corrupt';
+      else if (!(await blobs.has(row.hash))) verdict = 'missing';
+      else verdict = (await blobs.verify(row.hash)) ? 'ok' : 'corrupt';
+      verdicts.set(row.hash, verdict);
+    }
+    if (verdict === 'ok') continue;
+    yield {
+      fix: '',
+      error: `commit ${repoLabel(row.project, row.repo, row.type)}@${row.commit_id}: file ${row.path}: blob ${row.hash} ${verdict}`,
+    };
+  }
+
+  const uploads = db
+    .prepare(
+      `SELECT u.id, u.project, u.repo FROM uploads u WHERE NOT EXISTS (
+         SELECT 1 FROM repos r WHERE r.project = u.project AND r.name = u.repo AND r.type = 'user')
+       ORDER BY u.id`,
+    )
+    .all() as UploadRow[];
+  for (const upload of uploads) {
+    const what = `upload ${upload.id}: repo ${upload.project}/${upload.repo} no longer exists`;
+    if (!options.fix) {
+      yield { fix: '', error: what };
+      continue;
+    }
+    db.prepare('DELETE FROM uploads WHERE id = ?').run(upload.id);
+    yield { fix: `removed ${what}`, error: '' };
+  }
+}
+
+export function registerFsckApi(methods: MethodRegistry, deps: { db: Db; blobs: BlobStore }): void {
+  methods.set(
+    'pfs_v2.API/Fsck',
+    stream(async function* (raw, signal) {
+      const req = readObject(raw, 'request');
+      yield* fsck(deps.db, deps.blobs, { fix: readBool(req.fix, 'fix'), signal });
+    }),
+  );
+}

@@ -1,0 +1,288 @@
+import {
+  alreadyExists,
+  failedPrecondition,
+  invalidArgument,
+  notFound,
+  unimplemented,
+} from '../../errors.ts';
+import {
+  int64,
+  readBool,
+  readList,
+  readObject,
+  readOptionalObject,
+  readString,
+} from '../../http/wire.ts';
+import { stream, unary, type MethodRegistry } from '../platform.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
+import type { Db } from '../storage/database.ts';
+import { packTar } from './file-tar.ts';
+import type { PfsMessages } from './pfs-messages.ts';
+import {
+  readCommitRef,
+  readFileRef,
+  readProjectName,
+  readRepoRef,
+  resolveCommitRef,
+} from './pfs-requests.ts';
+import type { NewFile, PfsStore } from './pfs-store.ts';
+import { isOpen, type CommitRow, type RepoRow, type RepoType } from './rows.ts';
+
+/** GetFileTAR sends at most this many bytes per line. */
+const tarChunkBytes = 1024 * 1024;
+
+/** The message ActivateAuth answers with (code 12) in the embedded platform. */
+export const activateAuthMessage =
+  'auth is not activated through the API in the embedded platform: it is configured with the ' +
+  'IVORY_OIDC_* settings (an OpenID Connect provider) when the server starts';
+
+export interface RepoAdminDeps {
+  store: PfsStore;
+  blobs: BlobStore;
+  db: Db;
+  messages: PfsMessages;
+  /** Deletes every pipeline (pps), before pfs DeleteAll removes the repos they use. */
+  deleteAllPipelines: () => Promise<void>;
+}
+
+/**
+ * pfs_v2 calls beyond the basic object model: CountRepo, DeleteRepos, CopyRepo, CountProject,
+ * ClearCommit, GetFileTAR, ActivateAuth, DeleteAll, PutCache / GetCache / ClearCache, ListTask.
+ *
+ * - CountRepo {projects, type} → {count}: repos of those projects (all when empty) of that type
+ *   ("" = every type), counted like ListRepo lists them.
+ * - CountProject {} → {count}.
+ * - DeleteRepos {projects, force, all} → {repos}: the user repos of the projects (or of every
+ *   project with `all`); a pipeline's output repo is only deleted with `force` (9 otherwise).
+ * - CopyRepo {src, dst} → {}: creates dst (6 if it exists) and, for each branch of src with a
+ *   finished head (an open head: its newest finished ancestor), lands one new commit on the dst
+ *   branch holding the same files (the blobs are shared, content-addressed). History, commit ids
+ *   and provenance are not copied; same-repo branch provenance is.
+ * - ClearCommit {commit}: an open commit goes back to its parent's files; finished → 9.
+ * - GetFileTAR {file}: a tar of the path (a folder with its subtree), entries named from the repo
+ *   root, sent as base64 BytesValue lines of at most 1 MiB.
+ * - ActivateAuth: 12 — the embedded platform's auth is configured with IVORY_OIDC_*.
+ * - DeleteAll {}: deletes every pipeline, then every repo (branches, commits, files), and every
+ *   project but "default"; cache entries too. Blobs stay on disk.
+ * - PutCache {key, value, fileSetIds, tag}: stores value (an Any message, kept as JSON) under
+ *   key, replacing an older value; entries are kept until ClearCache {tagPrefix} removes the ones
+ *   whose tag starts with the prefix ("" = all). GetCache {key} → {value}, 5 when absent.
+ * - ListTask: the embedded platform has no task queue (datums run in-process): streams nothing.
+ */
+export function registerRepoAdminApi(
+  methods: MethodRegistry,
+  deps: RepoAdminDeps,
+): { deleteAll: () => Promise<void> } {
+  const { store, blobs, db, messages } = deps;
+  const add = (name: string, method: Parameters<MethodRegistry['set']>[1]) =>
+    methods.set(`pfs_v2.API/${name}`, method);
+
+  const readProjects = (value: unknown) =>
+    readList(value, 'projects').map((p, i) => readProjectName(p, `projects[${i}]`));
+
+  // ---- counts ---------------------------------------------------------------------------
+
+  add(
+    'CountRepo',
+    unary(async (raw) => {
+      const req = readObject(raw, 'request');
+      const type = readString(req.type, 'type');
+      const projects = readProjects(req.projects);
+      for (const project of projects) store.getProject(project);
+      const repos = store.listRepos({ type: type ? (type as RepoType) : null, projects });
+      return { count: int64(repos.length) };
+    }),
+  );
+
+  add(
+    'CountProject',
+    unary(async () => ({ count: int64(store.listProjects().length) })),
+  );
+
+  // ---- repos ----------------------------------------------------------------------------
+
+  const isPipelineOutput = (repo: RepoRow) =>
+    repo.type === 'user' &&
+    store.findRepo({ project: repo.project, name: repo.name, type: 'spec' }) !== undefined;
+
+  add(
+    'DeleteRepos',
+    unary(async (raw) => {
+      const req = readObject(raw, 'request');
+      const projects = readProjects(req.projects);
+      const all = readBool(req.all, 'all');
+      const force = readBool(req.force, 'force');
+      if (projects.length === 0 && !all) throw invalidArgument('DeleteRepos needs projects or all');
+      for (const project of projects) store.getProject(project);
+      const repos = store.listRepos({ type: 'user', projects: all ? [] : projects });
+      const outputs = repos.filter(isPipelineOutput);
+      if (outputs.length > 0 && !force)
+        throw failedPrecondition(
+          `repo ${outputs[0]?.name} is the output of a pipeline: delete the pipeline, or use force`,
+        );
+      store.transaction(() => {
+        for (const repo of repos)
+          store.deleteRepo({ project: repo.project, name: repo.name, type: repo.type });
+      });
+      return { repos: repos.map((repo) => messages.repo(repo)) };
+    }),
+  );
+
+  add(
+    'CopyRepo',
+    unary(async (raw) => {
+      const req = readObject(raw, 'request');
+      const src = store.getRepo(readRepoRef(req.src, 'src'));
+      const dstRef = readRepoRef(req.dst, 'dst');
+      if (!dstRef.name) throw invalidArgument('dst.name is required');
+      if (store.findRepo(dstRef))
+        throw alreadyExists(`repo ${dstRef.name} already exists in project ${dstRef.project}`);
+      store.transaction(() => {
+        const dst = store.createRepo(dstRef, src.description, false);
+        const branches = store.listBranches(src);
+        for (const branch of branches) {
+          let head: CommitRow | null =
+            branch.head_rowid === null ? null : store.commitByRowid(branch.head_rowid);
+          while (head && isOpen(head))
+            head = head.parent_rowid === null ? null : store.commitByRowid(head.parent_rowid);
+          const files: NewFile[] = head
+            ? store
+                .allFiles(head)
+                .filter((row) => row.type === 'FILE')
+                .map((row) => ({ path: row.path, hash: row.hash, sizeBytes: row.size_bytes }))
+            : [];
+          store.landCommit(
+            dst,
+            branch.name,
+            head ? `copy of ${src.project}/${src.name}@${head.id}` : `copy of ${src.name}`,
+            files,
+          );
+        }
+        for (const branch of branches) {
+          const provenance = JSON.parse(branch.provenance) as string[];
+          if (provenance.length > 0) store.createBranch(dst, branch.name, null, provenance);
+        }
+      });
+      return {};
+    }),
+  );
+
+  // ---- commits and files ----------------------------------------------------------------
+
+  add(
+    'ClearCommit',
+    unary(async (raw) => {
+      const req = readObject(raw, 'request');
+      const { commit } = resolveCommitRef(store, readCommitRef(req.commit, 'commit'));
+      store.clearCommit(commit);
+      return {};
+    }),
+  );
+
+  add(
+    'GetFileTAR',
+    stream(async function* (raw, signal) {
+      const req = readObject(raw, 'request');
+      const file = readFileRef(req.file, 'file');
+      const { commit } = resolveCommitRef(store, file.commit);
+      const row = store.getFile(commit, file.path);
+      const body = packTar(store, blobs, commit, [row], '/');
+      try {
+        let pending: Buffer[] = [];
+        let pendingBytes = 0;
+        for await (const chunk of body) {
+          if (signal.aborted) return;
+          pending.push(chunk as Buffer);
+          pendingBytes += (chunk as Buffer).length;
+          while (pendingBytes >= tarChunkBytes) {
+            const joined = Buffer.concat(pending);
+            yield joined.subarray(0, tarChunkBytes).toString('base64');
+            pending = [joined.subarray(tarChunkBytes)];
+            pendingBytes = joined.length - tarChunkBytes;
+          }
+        }
+        if (pendingBytes > 0) yield Buffer.concat(pending).toString('base64');
+      } finally {
+        body.destroy();
+      }
+    }),
+  );
+
+  // ---- cluster-wide ---------------------------------------------------------------------
+
+  add(
+    'ActivateAuth',
+    unary(async () => {
+      throw unimplemented(activateAuthMessage);
+    }),
+  );
+
+  async function deleteAll(): Promise<void> {
+    await deps.deleteAllPipelines();
+    store.deleteAll();
+    db.prepare('DELETE FROM pfs_cache').run();
+  }
+
+  add(
+    'DeleteAll',
+    unary(async () => {
+      await deleteAll();
+      return {};
+    }),
+  );
+
+  add(
+    'ListTask',
+    stream(async function* () {
+      // No task queue in the embedded platform: nothing to list.
+    }),
+  );
+
+  // ---- cache ----------------------------------------------------------------------------
+
+  add(
+    'PutCache',
+    unary(async (raw) => {
+      const req = readObject(raw, 'request');
+      const key = readString(req.key, 'key');
+      if (!key) throw invalidArgument('key is required');
+      const value = readOptionalObject(req.value, 'value');
+      const fileSetIds = readList(req.fileSetIds, 'fileSetIds').map((id, i) =>
+        readString(id, `fileSetIds[${i}]`),
+      );
+      db.prepare(
+        `INSERT INTO pfs_cache (key, value, tag, file_set_ids, created_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value, tag = excluded.tag,
+           file_set_ids = excluded.file_set_ids, created_at = excluded.created_at`,
+      ).run(
+        key,
+        JSON.stringify(value),
+        readString(req.tag, 'tag'),
+        JSON.stringify(fileSetIds),
+        Date.now(),
+      );
+      return {};
+    }),
+  );
+
+  add(
+    'GetCache',
+    unary(async (raw) => {
+      const key = readString(readObject(raw, 'request').key, 'key');
+      const value = db.prepare('SELECT value FROM pfs_cache WHERE key = ?').pluck().get(key);
+      if (typeof value !== 'string') throw notFound(`cache key ${key} not found`);
+      return { value: JSON.parse(value) as unknown };
+    }),
+  );
+
+  add(
+    'ClearCache',
+    unary(async (raw) => {
+      const prefix = readString(readObject(raw, 'request').tagPrefix, 'tagPrefix');
+      db.prepare('DELETE FROM pfs_cache WHERE substr(tag, 1, length(?)) = ?').run(prefix, prefix);
+      return {};
+    }),
+  );
+
+  return { deleteAll };
+}
