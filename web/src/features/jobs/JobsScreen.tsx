@@ -1,5 +1,95 @@
-import { PlaceholderScreen } from '../../app/PlaceholderScreen.tsx';
+import { Alert, Drawer, Table, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table/interface';
+import { useMemo, useState, type HTMLAttributes } from 'react';
+import { Link, useParams } from 'react-router';
+import type { JobInfo } from '@ivory/api';
+import { formatTimestamp } from '../../format/time.ts';
+import { testIds } from '../../test-ids.ts';
+import { paths } from '../pipelines/paths.ts';
+import { ProjectNav } from '../pipelines/ProjectNav.tsx';
+import { elapsedSeconds, formatDuration, JobStateTag } from '../pipelines/states.tsx';
+import { useJobs } from './api.ts';
+import { JobDetail } from './JobDetail.tsx';
 
+const jobKey = (job: JobInfo) => `${job.job.pipeline?.name}/${job.job.id}`;
+
+export function jobColumns(project: string, open: (job: JobInfo) => void): ColumnsType<JobInfo> {
+  return [
+    {
+      title: 'Job',
+      key: 'id',
+      render: (_, job) => (
+        <Typography.Link onClick={() => open(job)} code>
+          {job.job.id.slice(0, 12)}
+        </Typography.Link>
+      ),
+    },
+    {
+      title: 'Pipeline',
+      key: 'pipeline',
+      render: (_, job) => (
+        <Link to={paths.lineagePipeline(project, job.job.pipeline?.name ?? '')}>
+          {job.job.pipeline?.name}
+        </Link>
+      ),
+    },
+    { title: 'State', key: 'state', render: (_, job) => <JobStateTag state={job.state} /> },
+    { title: 'Created', key: 'created', render: (_, job) => formatTimestamp(job.created) },
+    {
+      title: 'Runtime',
+      key: 'runtime',
+      render: (_, job) => formatDuration(elapsedSeconds(job.started, job.finished)),
+    },
+    {
+      title: 'Datums',
+      key: 'datums',
+      render: (_, job) =>
+        `${job.dataProcessed}/${job.dataTotal}` +
+        (Number(job.dataSkipped) ? ` · ${job.dataSkipped} skipped` : '') +
+        (Number(job.dataFailed) ? ` · ${job.dataFailed} failed` : ''),
+    },
+    {
+      title: '',
+      key: 'logs',
+      render: (_, job) => (
+        <Link to={paths.jobLogs(project, job.job.pipeline?.name ?? '', job.job.id)}>Logs</Link>
+      ),
+    },
+  ];
+}
+
+/** The project's newest jobs; a job opens its detail (state, timings, counters, stop). */
 export function JobsScreen() {
-  return <PlaceholderScreen title="Jobs" />;
+  const projectId = useParams().projectId ?? '';
+  const jobs = useJobs(projectId);
+  const [selected, setSelected] = useState<string | null>(null);
+  const selectedJob = useMemo(
+    () => jobs.data?.find((job) => jobKey(job) === selected),
+    [jobs.data, selected],
+  );
+  return (
+    <main style={{ padding: 24 }}>
+      <Typography.Title level={2}>Jobs</Typography.Title>
+      <ProjectNav project={projectId} />
+      <Typography.Paragraph>
+        <Link to={paths.subJobs(projectId)}>By global ID (sub-jobs)</Link>
+      </Typography.Paragraph>
+      {jobs.error ? <Alert type="error" message={jobs.error.message} /> : null}
+      <Table<JobInfo>
+        rowKey={jobKey}
+        size="small"
+        pagination={{ pageSize: 50, hideOnSinglePage: true }}
+        columns={jobColumns(projectId, (job) => setSelected(jobKey(job)))}
+        dataSource={jobs.data ?? []}
+        loading={jobs.isPending && !jobs.error}
+        onRow={() => ({ 'data-testid': testIds.jobRow }) as HTMLAttributes<HTMLElement>}
+        locale={{ emptyText: 'No jobs yet' }}
+      />
+      {selectedJob ? (
+        <Drawer open width={640} title="Job" onClose={() => setSelected(null)}>
+          <JobDetail info={selectedJob} />
+        </Drawer>
+      ) : null}
+    </main>
+  );
 }

@@ -1,5 +1,165 @@
-import { PlaceholderScreen } from '../../app/PlaceholderScreen.tsx';
+import { Alert, Button, Checkbox, Col, Flex, Row, Spin, Typography } from 'antd';
+import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router';
+import { createPipelineV2, type ApiClient } from '@ivory/api';
+import { testIds } from '../../test-ids.ts';
+import { useToast } from '../../ui/Toast/index.ts';
+import { usePipeline } from '../pipelines/api.ts';
+import { paths } from '../pipelines/paths.ts';
+import { prettyJson } from '../pipelines/pretty-json.ts';
+import { usePipelineSpecSchema, useSubmitPipeline } from './api.ts';
+import { ProblemList } from './ProblemList.tsx';
+import { useDryRun } from './useDryRun.ts';
 
+const SpecEditor = lazy(() => import('./SpecEditor.tsx'));
+
+export type EditorMode = 'create' | 'update' | 'duplicate';
+
+export function editorMode(pathname: string): EditorMode {
+  if (/\/update\/pipeline\//.test(pathname)) return 'update';
+  if (/\/duplicate\/pipeline\//.test(pathname)) return 'duplicate';
+  return 'create';
+}
+
+export function newPipelineSpec(project: string): string {
+  return JSON.stringify(
+    {
+      pipeline: { name: 'my-pipeline', project: { name: project } },
+      description: '',
+      input: { pfs: { repo: 'samples', glob: '/*' } },
+      transform: { image: 'alpine:3', cmd: ['sh', '-c', 'cp -r /pfs/samples/* /pfs/out/'] },
+    },
+    null,
+    2,
+  );
+}
+
+/** A copy of a user spec under a new name (`<name>-copy`). */
+export function duplicateSpec(userSpecJson: string, name: string): string {
+  try {
+    const spec = JSON.parse(userSpecJson) as { pipeline?: { name?: string } };
+    spec.pipeline = { ...spec.pipeline, name: `${name}-copy` };
+    return JSON.stringify(spec, null, 2);
+  } catch {
+    return userSpecJson;
+  }
+}
+
+/** Create, update or duplicate a pipeline from its JSON spec, checked by dry runs as you type. */
 export function PipelineEditorScreen() {
-  return <PlaceholderScreen title="Pipeline Editor" />;
+  const params = useParams();
+  const project = params.projectId ?? '';
+  const pipelineId = params.pipelineId ?? '';
+  const mode = editorMode(useLocation().pathname);
+  const navigate = useNavigate();
+  const toast = useToast();
+  const existing = usePipeline(project, mode === 'create' ? '' : pipelineId);
+  const schema = usePipelineSpecSchema();
+  const submit = useSubmitPipeline(project);
+  const [text, setText] = useState<string | null>(
+    mode === 'create' ? newPipelineSpec(project) : null,
+  );
+  const [reprocess, setReprocess] = useState(false);
+
+  useEffect(() => {
+    if (text !== null || !existing.data) return;
+    const user = prettyJson(existing.data.userSpecJson);
+    setText(mode === 'duplicate' ? duplicateSpec(user, pipelineId) : user);
+  }, [existing.data, mode, pipelineId, text]);
+
+  const update = mode === 'update';
+  const run = useCallback(
+    (client: ApiClient, spec: string, signal: AbortSignal) =>
+      createPipelineV2(client, { specJson: spec, update, dryRun: true }, signal),
+    [update],
+  );
+  const dryRun = useDryRun(text ?? '', run, text !== null);
+  const title =
+    mode === 'create'
+      ? 'Create pipeline'
+      : mode === 'update'
+        ? `Update ${pipelineId}`
+        : `Duplicate ${pipelineId}`;
+
+  const onSubmit = () => {
+    if (text === null) return;
+    submit.mutate(
+      { specJson: text, update, reprocess },
+      {
+        onSuccess: (effective) => {
+          let name = pipelineId;
+          try {
+            name =
+              (JSON.parse(effective) as { pipeline?: { name?: string } }).pipeline?.name ?? name;
+          } catch {
+            // keep the route's name
+          }
+          toast({ content: update ? `Pipeline ${name} updated` : `Pipeline ${name} created` });
+          navigate(paths.lineagePipeline(project, name));
+        },
+        onError: (error) => toast({ content: error.message, type: 'error' }),
+      },
+    );
+  };
+
+  return (
+    <main style={{ padding: 24 }}>
+      <Typography.Title level={2}>Pipeline Editor</Typography.Title>
+      <Flex justify="space-between" align="center" style={{ marginBottom: 8 }}>
+        <Typography.Title level={4} style={{ margin: 0 }}>
+          {title}
+        </Typography.Title>
+        <Flex gap={8} align="center">
+          {update ? (
+            <Checkbox checked={reprocess} onChange={(e) => setReprocess(e.target.checked)}>
+              Reprocess all datums
+            </Checkbox>
+          ) : null}
+          <Button onClick={() => navigate(-1)}>Cancel</Button>
+          <Button
+            type="primary"
+            data-testid={testIds.specSubmit}
+            loading={submit.isPending}
+            disabled={text === null || dryRun.problems.length > 0 || dryRun.checking}
+            onClick={onSubmit}
+          >
+            {update ? 'Update pipeline' : 'Create pipeline'}
+          </Button>
+        </Flex>
+      </Flex>
+      {existing.error ? <Alert type="error" message={existing.error.message} /> : null}
+      {submit.error ? (
+        <Alert type="error" message={submit.error.message} style={{ marginBottom: 8 }} />
+      ) : null}
+      <Row gutter={16}>
+        <Col xs={24} lg={12}>
+          <Typography.Title level={5}>Spec</Typography.Title>
+          {text === null ? (
+            <Spin />
+          ) : (
+            <Suspense fallback={<Spin tip="Loading editor" />}>
+              <SpecEditor
+                value={text}
+                onChange={setText}
+                schema={schema.data ?? null}
+                problems={dryRun.problems}
+              />
+            </Suspense>
+          )}
+          <ProblemList problems={dryRun.problems} />
+        </Col>
+        <Col xs={24} lg={12}>
+          <Typography.Title level={5}>
+            Effective spec {dryRun.checking ? <Spin size="small" /> : null}
+          </Typography.Title>
+          <pre
+            data-testid={testIds.effectiveSpec}
+            style={{ height: 480, overflow: 'auto', background: '#f6f8fa', padding: 8, margin: 0 }}
+          >
+            {prettyJson(dryRun.effective)}
+          </pre>
+        </Col>
+      </Row>
+    </main>
+  );
 }

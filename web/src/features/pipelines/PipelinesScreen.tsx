@@ -1,5 +1,101 @@
-import { PlaceholderScreen } from '../../app/PlaceholderScreen.tsx';
+import { Alert, Button, Drawer, Flex, Table, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table/interface';
+import { useState, type HTMLAttributes } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import type { PipelineInfo } from '@ivory/api';
+import { formatTimestamp } from '../../format/time.ts';
+import { testIds } from '../../test-ids.ts';
+import { pipelineType, usePipelines } from './api.ts';
+import { paths } from './paths.ts';
+import { PipelinePanel } from './PipelinePanel.tsx';
+import { ProjectNav } from './ProjectNav.tsx';
+import { JobStateTag, PipelineStateTag } from './states.tsx';
 
+const createdAt = (info: PipelineInfo) => Date.parse(info.details?.createdAt ?? '') || 0;
+
+/** The project's pipelines: state, last job, type, version, created; a row opens its panel. */
 export function PipelinesScreen() {
-  return <PlaceholderScreen title="Pipelines" />;
+  const projectId = useParams().projectId ?? '';
+  const pipelines = usePipelines(projectId);
+  const navigate = useNavigate();
+  const [selected, setSelected] = useState<string | null>(null);
+  const [tab, setTab] = useState('info');
+
+  const columns: ColumnsType<PipelineInfo> = [
+    {
+      title: 'Name',
+      key: 'name',
+      sorter: (a, b) => a.pipeline.name.localeCompare(b.pipeline.name),
+      defaultSortOrder: 'ascend',
+      render: (_, info) => (
+        <Link to={paths.lineagePipeline(projectId, info.pipeline.name)}>{info.pipeline.name}</Link>
+      ),
+    },
+    { title: 'State', key: 'state', render: (_, info) => <PipelineStateTag state={info.state} /> },
+    {
+      title: 'Last job',
+      key: 'lastJob',
+      render: (_, info) => <JobStateTag state={info.lastJobState} />,
+    },
+    { title: 'Type', key: 'type', render: (_, info) => pipelineType(info) },
+    { title: 'Version', key: 'version', render: (_, info) => info.version },
+    {
+      title: 'Created',
+      key: 'created',
+      sorter: (a, b) => createdAt(a) - createdAt(b),
+      render: (_, info) => formatTimestamp(info.details?.createdAt),
+    },
+    {
+      title: '',
+      key: 'open',
+      render: (_, info) => (
+        <Button size="small" onClick={() => setSelected(info.pipeline.name)}>
+          Details
+        </Button>
+      ),
+    },
+  ];
+
+  return (
+    <main style={{ padding: 24 }}>
+      <Flex justify="space-between" align="center">
+        <Typography.Title level={2}>Pipelines</Typography.Title>
+        <Button
+          type="primary"
+          data-testid={testIds.createPipelineButton}
+          onClick={() => navigate(paths.editor(projectId, 'create'))}
+        >
+          Create pipeline
+        </Button>
+      </Flex>
+      <ProjectNav project={projectId} />
+      {pipelines.error ? <Alert type="error" message={pipelines.error.message} /> : null}
+      <Table<PipelineInfo>
+        rowKey={(info) => info.pipeline.name}
+        columns={columns}
+        dataSource={pipelines.data ?? []}
+        loading={pipelines.isPending && !pipelines.error}
+        pagination={false}
+        size="small"
+        onRow={(info) =>
+          ({
+            'data-testid': testIds.pipelineRow,
+            onDoubleClick: () => setSelected(info.pipeline.name),
+          }) as HTMLAttributes<HTMLElement>
+        }
+        locale={{ emptyText: 'No pipelines in this project' }}
+      />
+      {selected ? (
+        <Drawer open width={560} title={selected} onClose={() => setSelected(null)}>
+          <PipelinePanel
+            project={projectId}
+            pipeline={selected}
+            tab={tab}
+            onTab={setTab}
+            onDeleted={() => setSelected(null)}
+          />
+        </Drawer>
+      ) : null}
+    </main>
+  );
 }

@@ -1,0 +1,121 @@
+import {
+  autocompletion,
+  type CompletionContext,
+  type CompletionResult,
+} from '@codemirror/autocomplete';
+import { json } from '@codemirror/lang-json';
+import { syntaxTree } from '@codemirror/language';
+import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
+import type { EditorView } from '@codemirror/view';
+import CodeMirror from '@uiw/react-codemirror';
+import { useEffect, useMemo, useRef } from 'react';
+import { testIds } from '../../test-ids.ts';
+import { schemaKeys, type SpecProblem } from './json-positions.ts';
+
+type Schema = Record<string, unknown>;
+
+/** The keys (and array indexes) from the document root down to the object around `pos`. */
+function pathAt(context: CompletionContext): string[] {
+  const path: string[] = [];
+  const node = syntaxTree(context.state).resolveInner(context.pos, -1);
+  const text = (from: number, to: number) => context.state.sliceDoc(from, to);
+  // The key being typed is not part of the path.
+  let skipFirstProperty = node.name === 'PropertyName' || node.parent?.name === 'PropertyName';
+  for (let n: typeof node | null = node; n; n = n.parent) {
+    if (n.name === 'Property') {
+      if (skipFirstProperty) {
+        skipFirstProperty = false;
+        continue;
+      }
+      const name = n.getChild('PropertyName');
+      if (name) path.unshift(text(name.from, name.to).replace(/^"|"$/g, ''));
+    } else if (n.name === 'Array' && n.parent) {
+      path.unshift('0');
+    } else if (n.name === 'Object') {
+      skipFirstProperty = false;
+    }
+  }
+  return path;
+}
+
+function schemaCompletion(schema: Schema | null) {
+  return (context: CompletionContext): CompletionResult | null => {
+    if (!schema) return null;
+    const word = context.matchBefore(/"?[\w$]*/);
+    const node = syntaxTree(context.state).resolveInner(context.pos, -1);
+    const inKey =
+      node.name === 'PropertyName' ||
+      node.name === 'Object' ||
+      node.name === '{' ||
+      node.name === ',' ||
+      (node.name === '⚠' && node.parent?.name === 'Object');
+    if (!inKey && !context.explicit) return null;
+    const keys = schemaKeys(schema, pathAt(context));
+    if (keys.length === 0) return null;
+    const from = word ? word.from : context.pos;
+    return {
+      from,
+      options: keys.map((k) => ({
+        label: `"${k.name}"`,
+        displayLabel: k.name,
+        detail: k.type,
+        info: k.description || undefined,
+        type: 'property',
+        apply: `"${k.name}": `,
+      })),
+      validFor: /^"?[\w$]*$/,
+    };
+  };
+}
+
+/**
+ * A JSON editor (CodeMirror) with key completion from a JSON Schema and the given problems
+ * shown inline (underlined, in the gutter). Lazily loaded: CodeMirror is not in the entry chunk.
+ */
+export default function SpecEditor({
+  value,
+  onChange,
+  schema,
+  problems,
+  height = '480px',
+  testId = testIds.specEditor,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  schema: Schema | null;
+  problems: readonly SpecProblem[];
+  height?: string;
+  testId?: string;
+}) {
+  const viewRef = useRef<EditorView | null>(null);
+  const extensions = useMemo(
+    () => [json(), lintGutter(), autocompletion({ override: [schemaCompletion(schema)] })],
+    [schema],
+  );
+  useEffect(() => {
+    const view = viewRef.current;
+    if (!view) return;
+    const length = view.state.doc.length;
+    const diagnostics: Diagnostic[] = problems.map((p) => ({
+      from: Math.min(p.from, length),
+      to: Math.min(Math.max(p.to, p.from), length),
+      severity: 'error',
+      message: p.message,
+    }));
+    view.dispatch(setDiagnostics(view.state, diagnostics));
+  }, [problems, value]);
+  return (
+    <div data-testid={testId}>
+      <CodeMirror
+        value={value}
+        height={height}
+        extensions={extensions}
+        onChange={onChange}
+        onCreateEditor={(view) => {
+          viewRef.current = view;
+        }}
+        basicSetup={{ lintKeymap: true }}
+      />
+    </div>
+  );
+}

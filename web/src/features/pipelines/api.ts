@@ -1,0 +1,99 @@
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import {
+  deletePipeline,
+  inspectPipeline,
+  listJobs,
+  listPipelines,
+  rerunPipeline,
+  runCron,
+  startPipeline,
+  stopPipeline,
+  type PipelineInfo,
+  type PipelineRef,
+} from '@ivory/api';
+import { useApi } from '../../app/api-context.tsx';
+import { PPS_POLL_MS, queryKeys } from '../../app/query-keys.ts';
+
+/** The project's pipelines (current versions), polled for state changes. */
+export function usePipelines(project: string, options: { poll?: boolean } = {}) {
+  const client = useApi();
+  return useQuery({
+    queryKey: queryKeys.pipelines(project),
+    queryFn: ({ signal }) => listPipelines(client, { projects: [project] }, signal),
+    refetchInterval: options.poll === false ? false : PPS_POLL_MS,
+  });
+}
+
+export function usePipeline(project: string, pipeline: string) {
+  const client = useApi();
+  return useQuery({
+    queryKey: queryKeys.pipeline(project, pipeline),
+    queryFn: ({ signal }) => inspectPipeline(client, { project, pipeline }, signal),
+    enabled: pipeline !== '',
+    refetchInterval: PPS_POLL_MS,
+    retry: false,
+  });
+}
+
+/** A pipeline's newest jobs (a small query, polled). */
+export function usePipelineJobs(project: string, pipeline: string, number = 10) {
+  const client = useApi();
+  return useQuery({
+    queryKey: [...queryKeys.pipelineJobs(project, pipeline), number],
+    queryFn: ({ signal }) => listJobs(client, { pipeline: { project, pipeline }, number }, signal),
+    enabled: pipeline !== '',
+    refetchInterval: PPS_POLL_MS,
+  });
+}
+
+export function invalidatePps(queryClient: QueryClient, project: string) {
+  return queryClient.invalidateQueries({ queryKey: ['pps', project] });
+}
+
+type Action = 'pause' | 'resume' | 'rerun' | 'reprocess' | 'runCron' | 'delete';
+
+/** Pipeline actions; each refreshes the project's pipelines and jobs. */
+export function usePipelineAction(project: string) {
+  const client = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ action, pipeline }: { action: Action; pipeline: string }) => {
+      const ref: PipelineRef = { project, pipeline };
+      switch (action) {
+        case 'pause':
+          return stopPipeline(client, ref);
+        case 'resume':
+          return startPipeline(client, ref);
+        case 'rerun':
+          return rerunPipeline(client, ref, false);
+        case 'reprocess':
+          return rerunPipeline(client, ref, true);
+        case 'runCron':
+          return runCron(client, ref);
+        case 'delete':
+          return deletePipeline(client, ref);
+      }
+    },
+    onSuccess: async () => {
+      await invalidatePps(queryClient, project);
+      await queryClient.invalidateQueries({ queryKey: queryKeys.repos(project) });
+    },
+  });
+}
+
+export function hasCronInput(info: PipelineInfo): boolean {
+  const visit = (input: unknown): boolean => {
+    if (!input || typeof input !== 'object') return false;
+    const record = input as Record<string, unknown>;
+    if (record.cron) return true;
+    return ['cross', 'union', 'join', 'group'].some(
+      (k) => Array.isArray(record[k]) && (record[k] as unknown[]).some(visit),
+    );
+  };
+  return visit(info.details?.input);
+}
+
+export const pipelineType = (info: PipelineInfo) =>
+  info.type && info.type !== 'PIPELINT_TYPE_UNKNOWN'
+    ? info.type.replace('PIPELINE_TYPE_', '').toLowerCase()
+    : 'transform';

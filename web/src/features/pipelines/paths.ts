@@ -1,0 +1,30 @@
+/** Links between the pipeline-side screens (spec section 2). */
+const e = encodeURIComponent;
+
+export type ViewBase = 'project' | 'lineage';
+
+export const paths = {
+  pipelines: (project: string) => `/project/${e(project)}/pipelines`,
+  jobs: (project: string) => `/project/${e(project)}/jobs`,
+  subJobs: (project: string) => `/project/${e(project)}/jobs/subjobs`,
+  secrets: (project: string) => `/project/${e(project)}/secrets`,
+  defaults: (project: string) => `/project/${e(project)}/defaults`,
+  lineage: (project: string) => `/lineage/${e(project)}`,
+  lineageRepo: (project: string, repo: string) => `/lineage/${e(project)}/repos/${e(repo)}`,
+  lineagePipeline: (project: string, pipeline: string, tab?: string) =>
+    `/lineage/${e(project)}/pipelines/${e(pipeline)}${tab ? `/${e(tab)}` : ''}`,
+  pipelineLogs: (project: string, pipeline: string, base: ViewBase = 'project') =>
+    `/${base}/${e(project)}/logs/pipelines/${e(pipeline)}/logs`,
+  jobLogs: (
+    project: string,
+    pipeline: string,
+    jobId: string,
+    datumId?: string,
+    base: ViewBase = 'project',
+  ) =>
+    `/${base}/${e(project)}/pipelines/${e(pipeline)}/jobs/${e(jobId)}/logs${
+      datumId ? `/datum/${e(datumId)}` : ''
+    }`,
+  editor: (project: string, mode: 'create' | 'update' | 'duplicate', pipeline?: string) =>
+    `/lineage/${e(project)}/${mode}/pipeline${pipeline ? `/${e(pipeline)}` : ''}`,
+};
