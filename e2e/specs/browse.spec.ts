@@ -11,9 +11,11 @@ test('browse from the projects list down to a file and download it', async ({ pa
   await project.getByRole('link', { name: 'default' }).click();
 
   await expect(page).toHaveURL(/\/project\/default\/repos$/);
-  const repo = page.getByTestId(testIds.repoRow).filter({ hasText: 'samples' });
+  const repo = page
+    .getByTestId(testIds.repoRow)
+    .filter({ has: page.getByRole('link', { name: 'samples', exact: true }) });
   await expect(repo).toContainText('Example tables and notes');
-  await repo.getByRole('link', { name: 'samples' }).click();
+  await repo.getByRole('link', { name: 'samples', exact: true }).click();
 
   // `latest` resolves to the head commit of master.
   await expect(page).toHaveURL(/\/project\/default\/repos\/samples\/commit\/[0-9a-f]{32}/);

@@ -8,3 +8,6 @@ export * from './pfs.ts';
 export * from './admin.ts';
 export * from './types/index.ts';
 export * from './upload/index.ts';
+export * from './pps.ts';
+export * from './trials.ts';
+export * from './types/trials.ts';

@@ -86,3 +86,15 @@ describe('listFilesPage', () => {
     expect(page.nextMarker).toBeNull();
   });
 });
+
+describe('archiveUrl', () => {
+  it('names every selected path in the query of one tar download', async () => {
+    const { archiveUrl } = await import('./pfs.ts');
+    expect(
+      archiveUrl(
+        { project: 'p', repo: 'r', commitId: 'c1', paths: ['/data/', '/a b.txt'] },
+        'http://h',
+      ),
+    ).toBe('http://h/files/p/r/c1?archive=tar&path=%2Fdata%2F&path=%2Fa%20b.txt');
+  });
+});

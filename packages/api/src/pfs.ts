@@ -341,3 +341,48 @@ export function fileUrl(
   const base = [args.project, args.repo, args.commitId].map(encodeURIComponent).join('/');
   return `${baseUrl}/files/${base}/${segments.join('/')}${args.download ? '?download=1' : ''}`;
 }
+
+/**
+ * The server's URL for one tar archive of a selection of files and folders (streamed by the
+ * server; entries are named from the repo root).
+ */
+export function archiveUrl(
+  args: { project: string; repo: string; commitId: string; paths: readonly string[] },
+  baseUrl = '',
+): string {
+  const base = [args.project, args.repo, args.commitId].map(encodeURIComponent).join('/');
+  const query = ['archive=tar', ...args.paths.map((path) => `path=${encodeURIComponent(path)}`)];
+  return `${baseUrl}/files/${base}?${query.join('&')}`;
+}
+
+/**
+ * Deletes paths in one new commit on a branch: StartCommit, ModifyFile (deleteFile per path),
+ * FinishCommit. Resolves with the new commit's id.
+ */
+export async function deleteFilesInNewCommit(
+  client: ApiClient,
+  args: BranchRef & { paths: readonly string[]; description?: string },
+): Promise<string> {
+  const commit = await startCommit(client, {
+    project: args.project,
+    repo: args.repo,
+    branch: args.branch,
+    description: args.description ?? `Delete ${args.paths.join(', ')}`,
+  });
+  const ref: CommitRef = { project: args.project, repo: args.repo, commitId: commit.id };
+  try {
+    await modifyFile(
+      client,
+      ref,
+      args.paths.map((path) => ({ deleteFile: { path } })),
+    );
+  } finally {
+    await finishCommit(client, ref);
+  }
+  return commit.id;
+}
+
+/** The metadata picker of a user repo, as EditMetadata expects it. */
+export function repoPicker({ project, repo }: RepoRef) {
+  return { name: { project: { name: project }, name: repo, type: 'user' } };
+}

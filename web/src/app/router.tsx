@@ -16,7 +16,7 @@ function lazyScreen<M extends Record<string, unknown>>(
 }
 
 const screens = {
-  Landing: lazyScreen(() => import('../features/projects/LandingScreen.tsx'), 'LandingScreen'),
+  Landing: lazyScreen(() => import('../features/eda/EdaLandingScreen.tsx'), 'EdaLandingScreen'),
   Project: lazyScreen(() => import('../features/projects/ProjectScreen.tsx'), 'ProjectScreen'),
   Repos: lazyScreen(() => import('../features/repos/ReposScreen.tsx'), 'ReposScreen'),
   LatestCommit: lazyScreen(
@@ -29,7 +29,6 @@ const screens = {
     () => import('../features/pipelines/PipelinesScreen.tsx'),
     'PipelinesScreen',
   ),
-  Pipeline: lazyScreen(() => import('../features/pipelines/PipelineScreen.tsx'), 'PipelineScreen'),
   Jobs: lazyScreen(() => import('../features/jobs/JobsScreen.tsx'), 'JobsScreen'),
   SubJobs: lazyScreen(() => import('../features/jobs/SubJobsScreen.tsx'), 'SubJobsScreen'),
   PipelineLogs: lazyScreen(
@@ -37,6 +36,7 @@ const screens = {
     'PipelineLogsScreen',
   ),
   JobLogs: lazyScreen(() => import('../features/logs/JobLogsScreen.tsx'), 'JobLogsScreen'),
+  Secrets: lazyScreen(() => import('../features/secrets/SecretsScreen.tsx'), 'SecretsScreen'),
   Defaults: lazyScreen(
     () => import('../features/defaults/ProjectDefaultsScreen.tsx'),
     'ProjectDefaultsScreen',
@@ -46,10 +46,20 @@ const screens = {
     () => import('../features/pipeline-editor/PipelineEditorScreen.tsx'),
     'PipelineEditorScreen',
   ),
-  Flow: lazyScreen(() => import('../features/flow/FlowScreen.tsx'), 'FlowScreen'),
-  Case: lazyScreen(() => import('../features/case/CaseScreen.tsx'), 'CaseScreen'),
-  Setup: lazyScreen(() => import('../features/setup/SetupScreen.tsx'), 'SetupScreen'),
-  Bolts: lazyScreen(() => import('../features/bolt/BoltsScreen.tsx'), 'BoltsScreen'),
+  Flow: lazyScreen(() => import('../features/eda/FlowScreen.tsx'), 'FlowScreen'),
+  Case: lazyScreen(() => import('../features/eda/CaseScreen.tsx'), 'CaseScreen'),
+  UpdateBolt: lazyScreen(() => import('../features/eda/UpdateBoltScreen.tsx'), 'UpdateBoltScreen'),
+  Setup: lazyScreen(() => import('../features/eda/SetupScreen.tsx'), 'SetupScreen'),
+  Bolts: lazyScreen(() => import('../features/eda/BoltsScreen.tsx'), 'BoltsScreen'),
+  Trials: lazyScreen(() => import('../features/trials/TrialsScreen.tsx'), 'TrialsScreen'),
+  TrialsCompare: lazyScreen(
+    () => import('../features/trials/TrialsCompareScreen.tsx'),
+    'TrialsCompareScreen',
+  ),
+  TrialDetail: lazyScreen(
+    () => import('../features/trials/TrialDetailScreen.tsx'),
+    'TrialDetailScreen',
+  ),
   NotFound: lazyScreen(() => import('../features/errors/NotFoundScreen.tsx'), 'NotFoundScreen'),
   OAuthCallback: lazyScreen(
     () => import('../features/auth/OAuthCallbackScreen.tsx'),
@@ -95,17 +105,21 @@ export const screenRoutes: RouteObject[] = [
   route('/project/:projectId/jobs/:tabId?', screens.Jobs),
   ...repoRoutes('/project/:projectId/repos/:repoId'),
   route('/project/:projectId/defaults', screens.Defaults),
+  route('/project/:projectId/secrets', screens.Secrets),
+  route('/project/:projectId/trials', screens.Trials),
+  route('/project/:projectId/trials/compare', screens.TrialsCompare),
+  route('/project/:projectId/trials/:trialId', screens.TrialDetail),
   ...logRoutes('/project/:projectId'),
   // Lineage view
   route('/lineage/:projectId', screens.Lineage),
   route('/lineage/:projectId/repos/:repoId', screens.Lineage),
-  route('/lineage/:projectId/pipelines/:pipelineId/:tabId?', screens.Pipeline),
+  route('/lineage/:projectId/pipelines/:pipelineId/:tabId?', screens.Lineage),
   ...repoRoutes('/lineage/:projectId/repos/:repoId'),
   ...logRoutes('/lineage/:projectId'),
   // Benchmarking shell
   route('/flow/:name?', screens.Flow),
   route('/case/:name?', screens.Case),
-  route('/updatebolt/:name?', screens.Upload),
+  route('/updatebolt/:name?', screens.UpdateBolt),
   route('/setup', screens.Setup),
   route('/not-found', screens.NotFound),
   route('/oauth/callback', screens.OAuthCallback),

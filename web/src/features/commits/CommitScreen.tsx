@@ -1,12 +1,18 @@
-import { Flex, Typography } from 'antd';
-import { useLocation, useNavigate } from 'react-router';
+import { Button, Flex, Typography } from 'antd';
+import { useState } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { testIds } from '../../test-ids.ts';
+import { Tabs } from '../../ui/Tabs/index.ts';
+import { DiffView } from '../diff/DiffView.tsx';
 import { FileBrowser } from '../files/FileBrowser.tsx';
 import { useBranches } from '../repos/api.ts';
 import { defaultBranch } from '../repos/default-branch.ts';
 import { useProjectParams } from '../repos/route-params.ts';
 import { useCommit } from './api.ts';
 import { BranchSelector } from './BranchSelector.tsx';
+import { CommitDetails } from './CommitDetails.tsx';
 import { CommitList } from './CommitList.tsx';
+import { CreateBranchModal } from './CreateBranchModal.tsx';
 
 /** The path of the repo this commit route is under (`/project/p/repos/r` or `/lineage/p/repos/r`). */
 function repoBasePath(pathname: string): string {
@@ -14,34 +20,63 @@ function repoBasePath(pathname: string): string {
   return index === -1 ? pathname : pathname.slice(0, index);
 }
 
-/** A repo's commit: branch selector and commit list on the left, the commit's files on the right. */
+const encodePath = (path: string) =>
+  path.split('/').filter(Boolean).map(encodeURIComponent).join('/');
+
+/**
+ * A repo's commit: branch selector and commit list on the left; on the right the commit's facts
+ * and two tabs, its files (`?view=files`, the default) and its changes (`?view=changes`, with
+ * `&compare=<commit>` for another commit than the parent).
+ */
 export function CommitScreen() {
   const { projectId, repoId, commitId, filePath } = useProjectParams();
   const navigate = useNavigate();
+  const [search, setSearch] = useSearchParams();
   const basePath = repoBasePath(useLocation().pathname);
   const commit = useCommit(projectId, repoId, commitId);
   const branches = useBranches(projectId, repoId);
+  const [branchModal, setBranchModal] = useState(false);
+  const [pickedBranch, setPickedBranch] = useState('');
   if (commit.error) throw commit.error;
   if (branches.error) throw branches.error;
 
   const branch =
-    commit.data?.commit.branch?.name || defaultBranch(branches.data ?? [])?.branch.name || '';
-  const commitPath = (id: string) => `${basePath}/commit/${encodeURIComponent(id)}`;
+    pickedBranch ||
+    commit.data?.commit.branch?.name ||
+    defaultBranch(branches.data ?? [])?.branch.name ||
+    '';
+  const commitPath = (id: string, path = '') =>
+    `${basePath}/commit/${encodeURIComponent(id)}${path ? `/${encodePath(path)}` : ''}`;
+  const view = search.get('view') === 'changes' ? 'changes' : 'files';
+  const compareId = search.get('compare') ?? '';
 
   return (
     <main style={{ padding: 24 }}>
-      <Typography.Title level={3} style={{ marginTop: 0 }}>
-        {repoId}
-      </Typography.Title>
+      <Flex align="baseline" gap={16}>
+        <Typography.Title level={3} style={{ marginTop: 0 }}>
+          {repoId}
+        </Typography.Title>
+        <Link to={`${basePath}/upload`}>Upload files</Link>
+      </Flex>
       <Flex gap={24} align="flex-start">
-        <section aria-label="Commits" style={{ width: 360, flexShrink: 0 }}>
-          <BranchSelector
-            branches={branches.data ?? []}
-            value={branch}
-            onSelect={(info) => {
-              if (info.head) navigate(commitPath(info.head.id));
-            }}
-          />
+        <section aria-label="Commit history" style={{ width: 360, flexShrink: 0 }}>
+          <Flex gap={8}>
+            <BranchSelector
+              branches={branches.data ?? []}
+              value={branch}
+              onSelect={(info) => {
+                setPickedBranch(info.branch.name);
+                if (info.head) navigate(commitPath(info.head.id));
+              }}
+            />
+            <Button
+              data-testid={testIds.createBranchButton}
+              onClick={() => setBranchModal(true)}
+              disabled={!commitId}
+            >
+              New branch
+            </Button>
+          </Flex>
           <CommitList
             project={projectId}
             repo={repoId}
@@ -50,18 +85,60 @@ export function CommitScreen() {
             onSelect={(id) => navigate(commitPath(id))}
           />
         </section>
-        <section aria-label="Files" style={{ flex: 1, minWidth: 0 }}>
-          <FileBrowser
-            project={projectId}
-            repo={repoId}
-            commitId={commitId}
-            path={filePath}
-            pathTo={(path) =>
-              `${commitPath(commitId)}/${path.split('/').filter(Boolean).map(encodeURIComponent).join('/')}`
-            }
-          />
+        <section aria-label="Commit" style={{ flex: 1, minWidth: 0 }}>
+          {commit.data ? (
+            <CommitDetails info={commit.data} commitTo={(id) => commitPath(id)} />
+          ) : null}
+          <Tabs
+            aria-label="Commit views"
+            tabs={[
+              { id: 'files', label: <span data-testid={testIds.commitFilesTab}>Files</span> },
+              { id: 'changes', label: <span data-testid={testIds.commitDiffTab}>Changes</span> },
+            ]}
+            selectedId={view}
+            onSelect={(id) => {
+              const next = new URLSearchParams(search);
+              if (id === 'files') next.delete('view');
+              else next.set('view', id);
+              setSearch(next);
+            }}
+          >
+            {view === 'changes' ? (
+              <DiffView
+                project={projectId}
+                repo={repoId}
+                commitId={commitId}
+                parentId={commit.data?.parentCommit?.id ?? null}
+                compareId={compareId}
+                onCompareChange={(id) => {
+                  const next = new URLSearchParams(search);
+                  if (id) next.set('compare', id);
+                  else next.delete('compare');
+                  setSearch(next);
+                }}
+              />
+            ) : (
+              <FileBrowser
+                project={projectId}
+                repo={repoId}
+                commitId={commitId}
+                path={filePath}
+                pathTo={(path) => commitPath(commitId, path) + (path.endsWith('/') ? '/' : '')}
+                branch={commit.data?.commit.branch?.name || branch}
+                onCommitted={(id) => navigate(commitPath(id))}
+                commitTo={(id, path) => commitPath(id, path)}
+              />
+            )}
+          </Tabs>
         </section>
       </Flex>
+      <CreateBranchModal
+        open={branchModal}
+        onClose={() => setBranchModal(false)}
+        project={projectId}
+        repo={repoId}
+        commitId={commitId}
+      />
     </main>
   );
 }

@@ -174,6 +174,9 @@ export function CaseScreen() {
     <main style={{ padding: 24 }}>
       <Typography.Title level={2}>Case</Typography.Title>
       <Typography.Title level={3}>{name}</Typography.Title>
+      <Link to={`/project/${EDA_PROJECT}/trials?case=${encodeURIComponent(name)}`}>
+        Trials of this case
+      </Link>
       {item && (
         <>
           <Descriptions bordered size="small" column={2} title="Configuration">

@@ -44,6 +44,9 @@ export function FlowScreen() {
     <main style={{ padding: 24 }}>
       <Typography.Title level={2}>Flow</Typography.Title>
       <Typography.Title level={3}>{name}</Typography.Title>
+      <Link to={`/project/${EDA_PROJECT}/trials?flow=${encodeURIComponent(name)}`}>
+        Trials of this flow
+      </Link>
       <Typography.Title level={4}>Stages</Typography.Title>
       {flow ? (
         <Steps

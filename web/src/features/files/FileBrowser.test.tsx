@@ -61,7 +61,7 @@ describe('file browser', () => {
 
   it('renders only a window of a long folder, with download links and breadcrumbs', async () => {
     renderApp('/project/default/repos/images/commit/c1', client);
-    const list = await screen.findByTestId(testIds.fileList);
+    const list = await screen.findByTestId(testIds.fileList, {}, { timeout: 15_000 });
     const rows = await within(list).findAllByTestId(testIds.fileRow);
     expect(rows.length).toBeGreaterThan(5);
     expect(rows.length).toBeLessThan(100);
@@ -73,11 +73,11 @@ describe('file browser', () => {
     expect(screen.getAllByTestId(testIds.breadcrumb)[0]).toHaveTextContent('root');
     // Only the first page was fetched: one ListFile call for 1,000 (+1) entries.
     expect(client.calls.filter((call) => call.method === 'pfs_v2.API/ListFile')).toHaveLength(1);
-  });
+  }, 30_000);
 
   it('opens a preview when a file is selected', async () => {
     const { user, router } = renderApp('/project/default/repos/images/commit/c1', client);
-    const list = await screen.findByTestId(testIds.fileList);
+    const list = await screen.findByTestId(testIds.fileList, {}, { timeout: 15_000 });
     const rows = await within(list).findAllByTestId(testIds.fileRow);
     const fetchFile = vi.fn(async () => new Response('hello from f000001'));
     vi.stubGlobal('fetch', fetchFile);
@@ -92,5 +92,5 @@ describe('file browser', () => {
       expect.anything(),
     );
     vi.unstubAllGlobals();
-  });
+  }, 30_000);
 });

@@ -1,28 +1,30 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
+import { Link } from 'react-router';
 import type { FileInfo } from '@ivory/api';
 import { formatBytes } from '../../format/bytes.ts';
 import { testIds } from '../../test-ids.ts';
+import { previewKindOf } from '../preview/registry.ts';
 import { baseName } from './file-path.ts';
 
 export const FILE_ROW_HEIGHT = 40;
 /** Start loading the next page when this few rows remain below the window. */
-const LOAD_AHEAD_ROWS = 50;
+const LOAD_AHEAD_ROWS = 200;
 
 const rowStyle = {
   display: 'grid',
-  gridTemplateColumns: '24px minmax(0, 1fr) 110px 70px 90px',
+  gridTemplateColumns: '24px 24px minmax(0, 1fr) 110px 70px 90px',
   alignItems: 'center',
   gap: 8,
   paddingInline: 8,
   height: FILE_ROW_HEIGHT,
   borderBottom: '1px solid #f0f0f0',
-  cursor: 'pointer',
 } as const;
 
 /**
  * A folder's entries in a virtualised window: only the rows in view are in the DOM, so a
- * 100,000-entry folder scrolls smoothly; more pages load as the window nears the end.
+ * 100,000-entry folder scrolls smoothly; more pages load as the window nears the end. Each name
+ * is a link (reachable with Tab, opened with Enter); each row has a selection checkbox.
  */
 export function FileList({
   files,
@@ -30,8 +32,11 @@ export function FileList({
   hasMore,
   loadingMore,
   onLoadMore,
+  hrefOf,
   onOpen,
   downloadUrl,
+  checked,
+  onCheck,
   height = 520,
 }: {
   files: readonly FileInfo[];
@@ -39,8 +44,12 @@ export function FileList({
   hasMore: boolean;
   loadingMore: boolean;
   onLoadMore: () => void;
+  hrefOf: (info: FileInfo) => string;
+  /** A click elsewhere on a row opens it too. */
   onOpen: (info: FileInfo) => void;
   downloadUrl: (info: FileInfo) => string;
+  checked: ReadonlySet<string>;
+  onCheck: (path: string, checked: boolean) => void;
   height?: number;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -62,6 +71,8 @@ export function FileList({
     <div
       ref={scrollRef}
       data-testid={testIds.fileList}
+      data-count={files.length}
+      data-complete={!hasMore || undefined}
       role="list"
       aria-label="Files"
       style={{ height, overflowY: 'auto', border: '1px solid #f0f0f0', borderRadius: 6 }}
@@ -72,6 +83,7 @@ export function FileList({
           if (!info) return null;
           const isFolder = info.fileType === 'DIR';
           const selected = info.file.path === selectedPath;
+          const name = baseName(info.file.path);
           return (
             <div
               key={info.file.path}
@@ -79,9 +91,12 @@ export function FileList({
               data-testid={testIds.fileRow}
               data-path={info.file.path}
               aria-current={selected || undefined}
-              onClick={() => onOpen(info)}
+              onClick={(event) => {
+                if (!(event.target as HTMLElement).closest('a, input')) onOpen(info);
+              }}
               style={{
                 ...rowStyle,
+                cursor: 'pointer',
                 position: 'absolute',
                 top: 0,
                 left: 0,
@@ -90,18 +105,23 @@ export function FileList({
                 background: selected ? '#f0e9fb' : undefined,
               }}
             >
-              <span aria-hidden>{isFolder ? '📁' : '📄'}</span>
-              <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
-                {baseName(info.file.path)}
-              </span>
+              <input
+                type="checkbox"
+                data-testid={testIds.fileSelect}
+                aria-label={`Select ${name}`}
+                checked={checked.has(info.file.path)}
+                onChange={(event) => onCheck(info.file.path, event.target.checked)}
+              />
+              <span aria-hidden>{isFolder ? '📁' : previewKindOf(info.file.path).icon}</span>
+              <Link
+                to={hrefOf(info)}
+                style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+              >
+                {name}
+              </Link>
               <span>{isFolder ? '-' : formatBytes(info.sizeBytes)}</span>
               <span>{isFolder ? 'folder' : 'file'}</span>
-              <a
-                href={downloadUrl(info)}
-                download
-                data-testid={testIds.fileDownload}
-                onClick={(event) => event.stopPropagation()}
-              >
+              <a href={downloadUrl(info)} download data-testid={testIds.fileDownload}>
                 Download
               </a>
             </div>

@@ -44,7 +44,7 @@ describe('repos list', () => {
       ],
     });
     renderApp('/project/default/repos', client);
-    const rows = await screen.findAllByTestId(testIds.repoRow);
+    const rows = await screen.findAllByTestId(testIds.repoRow, {}, { timeout: 15_000 });
     expect(rows.map((row) => within(row).getAllByRole('cell')[0]?.textContent)).toEqual([
       'images',
       'samples',
@@ -54,7 +54,7 @@ describe('repos list', () => {
       '/project/default/repos/images/latest',
     );
     expect(rows[0]).toHaveTextContent('2.00 kB');
-  });
+  }, 30_000);
 });
 
 describe('latest commit', () => {
@@ -69,9 +69,12 @@ describe('latest commit', () => {
       'pfs_v2.API/ListFile': () => [],
     });
     const { router } = renderApp('/project/default/repos/images/latest', client);
-    await waitFor(() =>
-      expect(router.state.location.pathname).toBe('/project/default/repos/images/commit/m1'),
+    await waitFor(
+      () => expect(router.state.location.pathname).toBe('/project/default/repos/images/commit/m1'),
+      { timeout: 15_000 },
     );
-    expect(await screen.findByTestId(testIds.fileList)).toBeInTheDocument();
-  });
+    expect(
+      await screen.findByTestId(testIds.fileList, {}, { timeout: 15_000 }),
+    ).toBeInTheDocument();
+  }, 30_000);
 });

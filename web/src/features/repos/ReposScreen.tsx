@@ -1,12 +1,16 @@
-import { Table, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
-import type { HTMLAttributes } from 'react';
+import { Button, Flex, Select, Space, Table, Typography } from 'antd';
+import type { ColumnsType, SortOrder } from 'antd/es/table/interface';
+import { useState, type HTMLAttributes } from 'react';
 import { Link } from 'react-router';
 import type { RepoInfo } from '@ivory/api';
 import { formatBytes } from '../../format/bytes.ts';
 import { formatTimestamp } from '../../format/time.ts';
 import { testIds } from '../../test-ids.ts';
-import { useRepos } from './api.ts';
+import { ConfirmModal } from '../../ui/Modal/index.ts';
+import { useToast } from '../../ui/Toast/index.ts';
+import { useDeleteRepo, useProject, useRecentCommits, useRepos } from './api.ts';
+import { CreateRepoModal, EditLabelsModal } from './RepoModals.tsx';
+import { Labels, RepoPanel } from './RepoPanel.tsx';
 import { useProjectParams } from './route-params.ts';
 
 export function repoSizeBytes(info: RepoInfo): number {
@@ -17,65 +21,207 @@ function createdTime(info: RepoInfo): number {
   return info.created ? Date.parse(info.created) : 0;
 }
 
-function columnsFor(projectId: string): ColumnsType<RepoInfo> {
-  return [
+/** The platform's repo sort fields (spec section 3). */
+export type RepoSortField = 'NAME' | 'PROJECT_REPO' | 'CREATED';
+
+export function compareRepos(field: RepoSortField, a: RepoInfo, b: RepoInfo): number {
+  if (field === 'CREATED') return createdTime(a) - createdTime(b);
+  if (field === 'PROJECT_REPO') {
+    const byProject = (a.repo.project?.name ?? '').localeCompare(b.repo.project?.name ?? '');
+    if (byProject !== 0) return byProject;
+  }
+  return a.repo.name.localeCompare(b.repo.name);
+}
+
+function LastCommit({ project, repo }: { project: string; repo: string }) {
+  const latest = useRecentCommits(project, repo, 1);
+  const commit = latest.data?.[0];
+  if (!commit) return <Typography.Text type="secondary">-</Typography.Text>;
+  return (
+    <Link
+      to={`/project/${encodeURIComponent(project)}/repos/${encodeURIComponent(repo)}/commit/${commit.commit.id}`}
+      title={commit.description}
+    >
+      {commit.commit.id.slice(0, 8)}
+    </Link>
+  );
+}
+
+/** The project's repos: sortable table with size, branches, last commit and labels; actions. */
+export function ReposScreen() {
+  const { projectId } = useProjectParams();
+  const toast = useToast();
+  const repos = useRepos(projectId);
+  const project = useProject(projectId);
+  const remove = useDeleteRepo(projectId);
+  const [sortField, setSortField] = useState<RepoSortField>('NAME');
+  const [sort, setSort] = useState<{ columnKey: string; order: SortOrder }>({
+    columnKey: 'name',
+    order: 'ascend',
+  });
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const [labelling, setLabelling] = useState<RepoInfo | null>(null);
+  const [panel, setPanel] = useState<RepoInfo | null>(null);
+  if (repos.error) throw repos.error;
+
+  const orderOf = (key: string) => (sort.columnKey === key ? sort.order : null);
+  const sorterFor = (field: RepoSortField) => (a: RepoInfo, b: RepoInfo) =>
+    compareRepos(field, a, b);
+  const repoBase = (name: string) =>
+    `/project/${encodeURIComponent(projectId)}/repos/${encodeURIComponent(name)}`;
+
+  const columns: ColumnsType<RepoInfo> = [
     {
       title: 'Name',
       key: 'name',
-      sorter: (a, b) => a.repo.name.localeCompare(b.repo.name),
-      defaultSortOrder: 'ascend',
-      render: (_, info) => (
-        <Link
-          to={`/project/${encodeURIComponent(projectId)}/repos/${encodeURIComponent(info.repo.name)}/latest`}
-        >
-          {info.repo.name}
-        </Link>
-      ),
+      sorter: sorterFor(sortField === 'CREATED' ? 'NAME' : sortField),
+      sortOrder: orderOf('name'),
+      render: (_, info) => <Link to={`${repoBase(info.repo.name)}/latest`}>{info.repo.name}</Link>,
     },
     {
       title: 'Size',
       key: 'size',
       sorter: (a, b) => repoSizeBytes(a) - repoSizeBytes(b),
+      sortOrder: orderOf('size'),
       render: (_, info) => formatBytes(repoSizeBytes(info)),
     },
     {
       title: 'Created',
       key: 'created',
-      sorter: (a, b) => createdTime(a) - createdTime(b),
+      sorter: sorterFor('CREATED'),
+      sortOrder: orderOf('created'),
       render: (_, info) => formatTimestamp(info.created),
     },
     {
       title: 'Branches',
       key: 'branches',
-      sorter: (a, b) => a.branches.length - b.branches.length,
       render: (_, info) => info.branches.map((branch) => branch.name).join(', ') || '-',
     },
     {
-      title: 'Description',
-      key: 'description',
-      sorter: (a, b) => a.description.localeCompare(b.description),
-      render: (_, info) => info.description,
+      title: 'Last commit',
+      key: 'lastCommit',
+      render: (_, info) => <LastCommit project={projectId} repo={info.repo.name} />,
+    },
+    { title: 'Labels', key: 'labels', render: (_, info) => <Labels labels={info.metadata} /> },
+    { title: 'Description', key: 'description', render: (_, info) => info.description },
+    {
+      title: 'Actions',
+      key: 'actions',
+      render: (_, info) => (
+        <Space size={4} wrap>
+          <Button
+            size="small"
+            onClick={() => setPanel(info)}
+            aria-label={`Details of ${info.repo.name}`}
+          >
+            Details
+          </Button>
+          <Button
+            size="small"
+            data-testid={testIds.editLabelsButton}
+            aria-label={`Edit labels of ${info.repo.name}`}
+            onClick={() => setLabelling(info)}
+          >
+            Labels
+          </Button>
+          <Button
+            size="small"
+            danger
+            data-testid={testIds.deleteRepoButton}
+            aria-label={`Delete ${info.repo.name}`}
+            onClick={() => setDeleting(info.repo.name)}
+          >
+            Delete
+          </Button>
+        </Space>
+      ),
     },
   ];
-}
-
-/** The project's repos, sortable by name, size, creation time, branches and description. */
-export function ReposScreen() {
-  const { projectId } = useProjectParams();
-  const repos = useRepos(projectId);
-  if (repos.error) throw repos.error;
 
   return (
     <main style={{ padding: 24 }}>
-      <Typography.Title level={2}>Repositories</Typography.Title>
-      <Typography.Paragraph type="secondary">Project: {projectId}</Typography.Paragraph>
+      <Flex justify="space-between" align="center" wrap gap={8}>
+        <div>
+          <Typography.Title level={2} style={{ marginBottom: 0 }}>
+            Repositories
+          </Typography.Title>
+          <Typography.Paragraph type="secondary">
+            Project: {projectId}
+            {project.data?.description ? ` — ${project.data.description}` : ''} ·{' '}
+            {repos.data ? `${repos.data.length} repos` : ''}
+            {' · '}
+            <Link to={`/project/${encodeURIComponent(projectId)}/trials`}>Trials</Link>
+          </Typography.Paragraph>
+        </div>
+        <Space>
+          <Select<RepoSortField>
+            aria-label="Sort repos by"
+            value={sortField}
+            style={{ width: 160 }}
+            onChange={(field) => {
+              setSortField(field);
+              setSort(
+                field === 'CREATED'
+                  ? { columnKey: 'created', order: 'descend' }
+                  : { columnKey: 'name', order: 'ascend' },
+              );
+            }}
+            options={[
+              { value: 'NAME', label: 'Sort: name' },
+              { value: 'PROJECT_REPO', label: 'Sort: project/repo' },
+              { value: 'CREATED', label: 'Sort: created' },
+            ]}
+          />
+          <Button
+            type="primary"
+            data-testid={testIds.createRepoButton}
+            onClick={() => setCreating(true)}
+          >
+            Create repo
+          </Button>
+        </Space>
+      </Flex>
       <Table<RepoInfo>
         rowKey={(info) => info.repo.name}
         loading={repos.isPending}
-        columns={columnsFor(projectId)}
+        columns={columns}
         dataSource={repos.data ?? []}
         pagination={{ pageSize: 50, hideOnSinglePage: true }}
+        onChange={(_, __, sorter) => {
+          const single = Array.isArray(sorter) ? sorter[0] : sorter;
+          const key = String(single?.columnKey ?? 'name');
+          setSort({ columnKey: key, order: single?.order ?? null });
+          if (key === 'created') setSortField('CREATED');
+          else if (key === 'name' && sortField === 'CREATED') setSortField('NAME');
+        }}
         onRow={() => ({ 'data-testid': testIds.repoRow }) as HTMLAttributes<HTMLElement>}
+      />
+      {creating ? <CreateRepoModal project={projectId} onClose={() => setCreating(false)} /> : null}
+      {labelling ? (
+        <EditLabelsModal
+          project={projectId}
+          repo={labelling.repo.name}
+          labels={labelling.metadata ?? {}}
+          onClose={() => setLabelling(null)}
+        />
+      ) : null}
+      {panel ? <RepoPanel project={projectId} info={panel} onClose={() => setPanel(null)} /> : null}
+      <ConfirmModal
+        open={deleting !== null}
+        title="Delete repo"
+        text={`Delete repo ${deleting ?? ''} and every commit in it?`}
+        confirmText="Delete"
+        confirmLoading={remove.isPending}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => {
+          const name = deleting ?? '';
+          remove.mutate(name, {
+            onSuccess: () => toast({ content: `Repo ${name} deleted` }),
+            onError: (error) => toast({ type: 'error', content: error.message }),
+            onSettled: () => setDeleting(null),
+          });
+        }}
       />
     </main>
   );

@@ -1,5 +1,14 @@
-import { useQuery } from '@tanstack/react-query';
-import { listBranches, listRepos } from '@ivory/api';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  createRepo,
+  deleteRepo,
+  editMetadata,
+  inspectProject,
+  listBranches,
+  listCommits,
+  listRepos,
+  repoPicker,
+} from '@ivory/api';
 import { useApi } from '../../app/api-context.tsx';
 import { queryKeys } from '../../app/query-keys.ts';
 
@@ -17,4 +26,65 @@ export function useBranches(project: string, repo: string) {
     queryKey: queryKeys.branches(project, repo),
     queryFn: ({ signal }) => listBranches(client, { project, repo }, signal),
   });
+}
+
+export function useProject(project: string) {
+  const client = useApi();
+  return useQuery({
+    queryKey: queryKeys.project(project),
+    queryFn: ({ signal }) => inspectProject(client, project, signal),
+    retry: false,
+  });
+}
+
+/** The newest commits of a repo over every branch (ListCommit without `to`). */
+export function useRecentCommits(project: string, repo: string, number: number) {
+  const client = useApi();
+  return useQuery({
+    queryKey: queryKeys.recentCommits(project, repo, number),
+    queryFn: ({ signal }) => listCommits(client, { project, repo, number }, signal),
+    retry: false,
+  });
+}
+
+export function useCreateRepo(project: string) {
+  const client = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (args: { repo: string; description: string }) =>
+      createRepo(client, { project, ...args }),
+    onSuccess: () => invalidateProject(queryClient, project),
+  });
+}
+
+export function useDeleteRepo(project: string) {
+  const client = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (repo: string) => deleteRepo(client, { project, repo }),
+    onSuccess: () => invalidateProject(queryClient, project),
+  });
+}
+
+/** Replaces a repo's labels (metadata) with EditMetadata `replace`. */
+export function useEditRepoLabels(project: string) {
+  const client = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (args: { repo: string; labels: Record<string, string> }) =>
+      editMetadata(client, {
+        edits: [
+          {
+            repo: repoPicker({ project, repo: args.repo }),
+            replace: { replacement: args.labels },
+          },
+        ],
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.repos(project) }),
+  });
+}
+
+function invalidateProject(queryClient: ReturnType<typeof useQueryClient>, project: string) {
+  void queryClient.invalidateQueries({ queryKey: queryKeys.projects() });
+  return queryClient.invalidateQueries({ queryKey: queryKeys.repos(project) });
 }

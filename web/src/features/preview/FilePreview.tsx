@@ -1,0 +1,90 @@
+import { Alert, Empty, Flex, Segmented, Spin, Typography } from 'antd';
+import { Suspense, useState } from 'react';
+import type { FileInfo } from '@ivory/api';
+import { formatBytes } from '../../format/bytes.ts';
+import { testIds } from '../../test-ids.ts';
+import { VIEW_SOURCE_MAX_BYTES, previewDecision } from './registry.ts';
+import { SourcePreview, rendererComponents } from './renderers/index.ts';
+
+function baseName(path: string): string {
+  return path.split('/').filter(Boolean).at(-1) ?? '/';
+}
+
+/**
+ * The preview pane of a file: the registry picks the renderer (loaded on first use); files too
+ * large for their renderer and kinds without a preview offer the download instead.
+ */
+export function FilePreview({
+  info,
+  url,
+  downloadUrl,
+}: {
+  info: FileInfo;
+  url: string;
+  downloadUrl: string;
+}) {
+  const name = baseName(info.file.path);
+  const sizeBytes = Number(info.sizeBytes);
+  const decision = previewDecision({ path: info.file.path, sizeBytes: info.sizeBytes });
+  const [mode, setMode] = useState<'preview' | 'source'>('preview');
+  const canViewSource =
+    decision.kind.viewSource && decision.show === 'preview' && sizeBytes <= VIEW_SOURCE_MAX_BYTES;
+  const showSource = canViewSource && mode === 'source';
+  const props = { url, downloadUrl, name, sizeBytes, language: decision.kind.language };
+  const Renderer = rendererComponents[decision.kind.renderer];
+
+  return (
+    <aside
+      data-testid={testIds.filePreview}
+      data-renderer={decision.kind.renderer}
+      aria-label="Preview"
+      style={{ border: '1px solid #f0f0f0', borderRadius: 6, padding: 12 }}
+    >
+      <Flex justify="space-between" align="flex-start" gap={8}>
+        <Typography.Title level={5} style={{ marginTop: 0, wordBreak: 'break-all' }}>
+          <span aria-hidden>{decision.kind.icon} </span>
+          {name}
+        </Typography.Title>
+        {canViewSource ? (
+          <Segmented
+            data-testid={testIds.viewSourceToggle}
+            size="small"
+            value={mode}
+            onChange={(value) => setMode(value as 'preview' | 'source')}
+            options={[
+              { label: 'Preview', value: 'preview' },
+              { label: 'Source', value: 'source' },
+            ]}
+          />
+        ) : null}
+      </Flex>
+      <Typography.Paragraph type="secondary">
+        {formatBytes(info.sizeBytes)} ·{' '}
+        <a href={downloadUrl} download data-testid={testIds.fileDownload}>
+          Download
+        </a>
+      </Typography.Paragraph>
+      {decision.show === 'too-large' ? (
+        <Alert
+          data-testid={testIds.previewTooLarge}
+          type="info"
+          showIcon
+          message={`This file is too large to preview (${formatBytes(sizeBytes)}; the limit for this kind is ${formatBytes(decision.limitBytes)}). Download it instead.`}
+        />
+      ) : decision.show === 'download' ? (
+        <Empty
+          data-testid={testIds.previewUnavailable}
+          description={
+            decision.reason === 'not-previewable'
+              ? 'This kind of file cannot be previewed. Download it to open it.'
+              : 'No preview for this kind of file. Download it to open it.'
+          }
+        />
+      ) : (
+        <Suspense fallback={<Spin />}>
+          {showSource ? <SourcePreview {...props} /> : <Renderer key={url} {...props} />}
+        </Suspense>
+      )}
+    </aside>
+  );
+}

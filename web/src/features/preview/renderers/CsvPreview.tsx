@@ -1,0 +1,115 @@
+import { useQuery } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { Typography } from 'antd';
+import { useRef } from 'react';
+import { COMMIT_CONTENT_STALE_TIME_MS, queryKeys } from '../../../app/query-keys.ts';
+import { testIds } from '../../../test-ids.ts';
+import { loadFirstRows, type CsvRows } from '../load.ts';
+import { Loading } from './Loading.tsx';
+import type { RendererProps } from './types.ts';
+
+const ROW_HEIGHT = 28;
+
+/**
+ * The first rows of a CSV/TSV file in a virtualised table. Only a prefix of the file is read
+ * (a Range request), whatever its size.
+ */
+export default function CsvPreview({ url, name }: RendererProps) {
+  const delimiter = name.toLowerCase().endsWith('.tsv') ? '\t' : '';
+  const rows = useQuery({
+    queryKey: queryKeys.filePreview(url, 'csv'),
+    queryFn: ({ signal }) => loadFirstRows(url, { delimiter, signal }),
+    staleTime: COMMIT_CONTENT_STALE_TIME_MS,
+  });
+  return (
+    <Loading pending={rows.isPending} error={rows.error}>
+      {() => <CsvTable data={rows.data as CsvRows} />}
+    </Loading>
+  );
+}
+
+function CsvTable({ data }: { data: CsvRows }) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: data.rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 20,
+    initialRect: { width: 0, height: 480 },
+  });
+  const columns = Math.max(data.header.length, ...data.rows.slice(0, 50).map((row) => row.length));
+  const template = `repeat(${columns}, minmax(90px, 1fr))`;
+  const cellStyle = {
+    padding: '4px 8px',
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+    borderRight: '1px solid #f0f0f0',
+  } as const;
+  return (
+    <div data-testid={testIds.csvPreview}>
+      <div
+        ref={scrollRef}
+        role="table"
+        aria-rowcount={data.rows.length + 1}
+        style={{ height: 480, overflow: 'auto', border: '1px solid #f0f0f0', fontSize: 12 }}
+      >
+        <div
+          role="row"
+          style={{
+            display: 'grid',
+            gridTemplateColumns: template,
+            position: 'sticky',
+            top: 0,
+            zIndex: 1,
+            background: '#fafafa',
+            fontWeight: 600,
+            minWidth: columns * 90,
+          }}
+        >
+          {data.header.map((cell, index) => (
+            <div key={index} role="columnheader" style={cellStyle}>
+              {cell}
+            </div>
+          ))}
+        </div>
+        <div
+          style={{
+            height: virtualizer.getTotalSize(),
+            position: 'relative',
+            minWidth: columns * 90,
+          }}
+        >
+          {virtualizer.getVirtualItems().map((item) => (
+            <div
+              key={item.key}
+              role="row"
+              style={{
+                display: 'grid',
+                gridTemplateColumns: template,
+                position: 'absolute',
+                top: 0,
+                left: 0,
+                right: 0,
+                height: ROW_HEIGHT,
+                transform: `translateY(${item.start}px)`,
+                borderBottom: '1px solid #f5f5f5',
+              }}
+            >
+              {(data.rows[item.index] ?? []).map((cell, index) => (
+                <div key={index} role="cell" style={cellStyle}>
+                  {cell}
+                </div>
+              ))}
+            </div>
+          ))}
+        </div>
+      </div>
+      <Typography.Text type="secondary">
+        {data.truncated
+          ? `Showing the first ${data.rows.length.toLocaleString()} rows; download the file for the rest.`
+          : `${data.rows.length.toLocaleString()} rows`}
+      </Typography.Text>
+    </div>
+  );
+}
