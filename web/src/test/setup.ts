@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// Screens load lazily; the first import of a screen (and antd) can take seconds on a busy
+// two-core machine, so `findBy…` waits up to 5 s instead of 1 s.
+configure({ asyncUtilTimeout: 5000 });
 
 // antd reads media queries; jsdom has no matchMedia.
 Object.defineProperty(window, 'matchMedia', {
