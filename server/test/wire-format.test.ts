@@ -79,8 +79,6 @@ describe('wire format', () => {
     const unknown = await call(url, 'nothing.API/Nope');
     expect(unknown.status).toBe(501);
     expect(unknown.body).toEqual({ code: 12, message: 'Nope is not implemented yet', details: [] });
-    const later = await call(url, 'pps_v2.API/RenderTemplate');
-    expect(later.body.message).toBe('RenderTemplate is not implemented yet');
     const get = await fetch(`${url}/api/pfs_v2.API/ListRepo`);
     expect(get.headers.get('content-type')).toBe('application/json');
     expect(((await get.json()) as { code: number }).code).toBe(12);

@@ -3,7 +3,10 @@ import { registerAdminApi } from './admin-api.ts';
 import { registerAuthOffApi } from './auth-api.ts';
 import { Cluster } from './cluster.ts';
 import { registerMetadataApi } from './metadata-api.ts';
+import { registerPfsActivateAuth } from './pfs/activate-auth.ts';
 import { CommitEvents } from './pfs/commit-events.ts';
+import { registerEgressApi } from './pfs/egress.ts';
+import { registerFileSetApi } from './pfs/file-sets.ts';
 import { registerFsckApi } from './pfs/fsck.ts';
 import { registerPfsApi } from './pfs/pfs-api.ts';
 import { PfsMessages } from './pfs/pfs-messages.ts';
@@ -14,6 +17,8 @@ import { registerSquashDropApi } from './pfs/squash-drop.ts';
 import type { MethodRegistry } from './platform.ts';
 import { deleteAllPipelines, pipelineBranchEdges, registerPpsAdminApi } from './pps/admin-api.ts';
 import { openPps, type Pps } from './pps/index.ts';
+import { registerLoadTestApi } from './pps/load-test.ts';
+import { registerRenderTemplateApi } from './pps/render-template.ts';
 import { BlobStore } from './storage/blob-store.ts';
 import { openDatabase, type Db } from './storage/database.ts';
 import { openTrials, type TrialService } from './trials/index.ts';
@@ -62,14 +67,19 @@ export async function openEmbeddedPlatform(options: {
     messages: pfsMessages,
     deleteAllPipelines: () => deleteAllPipelines(pps),
   });
+  registerPfsActivateAuth(methods);
   registerProvenanceWalkApi(methods, {
     store: pfs,
     messages: pfsMessages,
     derivedBranchEdges: pipelineBranchEdges(pps),
   });
   registerFsckApi(methods, { db, blobs });
+  registerFileSetApi(methods, { store: pfs, blobs, db });
+  registerEgressApi(methods, { store: pfs, blobs });
   registerSquashDropApi(methods, { store: pfs, db, events });
   registerPpsAdminApi(methods, { pfs, pps, deleteAll });
+  registerRenderTemplateApi(methods);
+  registerLoadTestApi(methods, { pfs, blobs, db, pps });
   const trials = openTrials({ db, pfs, blobs, pps, methods });
   return {
     db,

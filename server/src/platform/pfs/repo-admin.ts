@@ -1,10 +1,4 @@
-import {
-  alreadyExists,
-  failedPrecondition,
-  invalidArgument,
-  notFound,
-  unimplemented,
-} from '../../errors.ts';
+import { alreadyExists, failedPrecondition, invalidArgument, notFound } from '../../errors.ts';
 import {
   int64,
   readBool,
@@ -31,11 +25,6 @@ import { isOpen, type CommitRow, type RepoRow, type RepoType } from './rows.ts';
 /** GetFileTAR sends at most this many bytes per line. */
 const tarChunkBytes = 1024 * 1024;
 
-/** The message ActivateAuth answers with (code 12) in the embedded platform. */
-export const activateAuthMessage =
-  'auth is not activated through the API in the embedded platform: it is configured with the ' +
-  'IVORY_OIDC_* settings (an OpenID Connect provider) when the server starts';
-
 export interface RepoAdminDeps {
   store: PfsStore;
   blobs: BlobStore;
@@ -47,7 +36,7 @@ export interface RepoAdminDeps {
 
 /**
  * pfs_v2 calls beyond the basic object model: CountRepo, DeleteRepos, CopyRepo, CountProject,
- * ClearCommit, GetFileTAR, ActivateAuth, DeleteAll, PutCache / GetCache / ClearCache, ListTask.
+ * ClearCommit, GetFileTAR, DeleteAll, PutCache / GetCache / ClearCache, ListTask.
  *
  * - CountRepo {projects, type} → {count}: repos of those projects (all when empty) of that type
  *   ("" = every type), counted like ListRepo lists them.
@@ -61,7 +50,7 @@ export interface RepoAdminDeps {
  * - ClearCommit {commit}: an open commit goes back to its parent's files; finished → 9.
  * - GetFileTAR {file}: a tar of the path (a folder with its subtree), entries named from the repo
  *   root, sent as base64 BytesValue lines of at most 1 MiB.
- * - ActivateAuth: 12 — the embedded platform's auth is configured with IVORY_OIDC_*.
+ * - ActivateAuth: see activate-auth.ts (a no-op: auth is configured with IVORY_OIDC_*).
  * - DeleteAll {}: deletes every pipeline, then every repo (branches, commits, files), and every
  *   project but "default"; cache entries too. Blobs stay on disk.
  * - PutCache {key, value, fileSetIds, tag}: stores value (an Any message, kept as JSON) under
@@ -209,13 +198,6 @@ export function registerRepoAdminApi(
   );
 
   // ---- cluster-wide ---------------------------------------------------------------------
-
-  add(
-    'ActivateAuth',
-    unary(async () => {
-      throw unimplemented(activateAuthMessage);
-    }),
-  );
 
   async function deleteAll(): Promise<void> {
     await deps.deleteAllPipelines();

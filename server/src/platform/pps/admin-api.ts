@@ -1,9 +1,9 @@
-import { failedPrecondition, invalidArgument, notFound, unimplemented } from '../../errors.ts';
+import { failedPrecondition, invalidArgument, notFound } from '../../errors.ts';
 import { readEnum, readInt, readObject, readOptionalObject, readString } from '../../http/wire.ts';
 import type { BranchPlace, DerivedBranchEdges } from '../pfs/provenance-walk.ts';
 import { readProjectName } from '../pfs/pfs-requests.ts';
 import type { PfsStore } from '../pfs/pfs-store.ts';
-import { activateAuthMessage } from '../pfs/repo-admin.ts';
+import { activateAuthNoOp } from '../pfs/activate-auth.ts';
 import { stream, unary, type MethodRegistry } from '../platform.ts';
 import type { Pps } from './index.ts';
 import { pipelineMessage } from './pps-messages.ts';
@@ -65,8 +65,8 @@ export function pipelineBranchEdges(pps: Pps): DerivedBranchEdges {
  *   pipeline failure, a failed or unrunnable last job, and a stopped pipeline.
  * - ListTask: no task queue in the embedded platform — streams nothing.
  * - DeleteAll {}: deletes every pipeline, then pfs DeleteAll (repos, commits, projects).
- * - ActivateAuth: 12 (auth is configured with IVORY_OIDC_*).
- * GetKubeEvents, QueryLoki, RunLoadTest(Default) stay 12 (they need a cluster; pps-api.ts).
+ * - ActivateAuth {} → {}: a no-op (see activateAuthNoOp in pfs/activate-auth.ts).
+ * GetKubeEvents and QueryLoki stay 12 (they need a cluster; pps-api.ts).
  */
 export function registerPpsAdminApi(
   methods: MethodRegistry,
@@ -167,10 +167,5 @@ export function registerPpsAdminApi(
     }),
   );
 
-  add(
-    'ActivateAuth',
-    unary(async () => {
-      throw unimplemented(activateAuthMessage);
-    }),
-  );
+  add('ActivateAuth', activateAuthNoOp);
 }

@@ -794,6 +794,6 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
 
   // ---- cluster-only calls ---------------------------------------------------------------
 
-  for (const method of ['GetKubeEvents', 'QueryLoki', 'RunLoadTest', 'RunLoadTestDefault'])
-    add(method, needsCluster(method));
+  // RunLoadTest(Default) and RenderTemplate: load-test.ts and render-template.ts.
+  for (const method of ['GetKubeEvents', 'QueryLoki']) add(method, needsCluster(method));
 }

@@ -264,4 +264,21 @@ export const migrations: readonly string[] = [
   );
   CREATE INDEX pfs_cache_by_tag ON pfs_cache(tag);
   `,
+  // 5: pfs_v2 file sets (GetFileSet / AddFileSet / RenewFileSet / ComposeFileSet /
+  // ShardFileSet): staged, expiring collections of files naming blobs of the content store.
+  `
+  CREATE TABLE pfs_file_sets (
+    id TEXT PRIMARY KEY,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  );
+  CREATE INDEX pfs_file_sets_by_expiry ON pfs_file_sets(expires_at);
+  CREATE TABLE pfs_file_set_files (
+    file_set_id TEXT NOT NULL REFERENCES pfs_file_sets(id) ON DELETE CASCADE,
+    path TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    size_bytes INTEGER NOT NULL,
+    PRIMARY KEY (file_set_id, path)
+  ) WITHOUT ROWID;
+  `,
 ];

@@ -1,0 +1,15 @@
+import { unary, type MethodRegistry } from '../platform.ts';
+
+/**
+ * ActivateAuth {} → {} (pfs_v2 and pps_v2). In Pachyderm it is the idempotent setup step that
+ * grants the auth service's cluster role bindings to each service once auth is turned on. The
+ * embedded platform has nothing to set up: authentication is configured when the server starts
+ * (the IVORY_OIDC_* settings, an OpenID Connect provider), and there are no per-service role
+ * bindings. So the call succeeds as a no-op, whether auth is on or off.
+ */
+export const activateAuthNoOp = unary(async () => ({}));
+
+/** Registers pfs_v2 ActivateAuth as the no-op (replacing the older 12 answer of repo-admin.ts). */
+export function registerPfsActivateAuth(methods: MethodRegistry): void {
+  methods.set('pfs_v2.API/ActivateAuth', activateAuthNoOp);
+}
