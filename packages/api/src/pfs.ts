@@ -386,3 +386,64 @@ export async function deleteFilesInNewCommit(
 export function repoPicker({ project, repo }: RepoRef) {
   return { name: { project: { name: project }, name: repo, type: 'user' } };
 }
+
+// Commit search, squash / drop and storage check
+
+/** One FindCommits line: a commit that changed the file, or (last) the commit the search ended on. */
+export interface FindCommitsLine {
+  foundCommit?: Commit;
+  lastSearchedCommit?: Commit;
+  commitsSearched?: number | string;
+}
+
+/**
+ * FindCommits: the commits that changed `path`, walking back from `start` (which is included),
+ * at most `limit` found (0 = no limit). The stream ends with a `lastSearchedCommit` line.
+ */
+export function findCommits(
+  client: ApiClient,
+  args: { start: CommitRef; path: string; limit?: number },
+  signal?: AbortSignal,
+) {
+  return client.collect<FindCommitsLine>(
+    PFS,
+    'FindCommits',
+    { start: commitMessage(args.start), filePath: args.path, limit: args.limit ?? 0 },
+    signal,
+  );
+}
+
+/**
+ * SquashCommit: removes a finished commit and keeps its data in its children. `recursive` is
+ * needed when the commit has downstream commits (they are squashed too).
+ */
+export function squashCommit(client: ApiClient, ref: CommitRef, recursive = false) {
+  return client.unary<object>(PFS, 'SquashCommit', { commit: commitMessage(ref), recursive });
+}
+
+/**
+ * DropCommit: removes a finished commit without children and its data; a branch whose head it
+ * was moves back to the parent. `recursive` drops its downstream commits too.
+ */
+export function dropCommit(client: ApiClient, ref: CommitRef, recursive = false) {
+  return client.unary<object>(PFS, 'DropCommit', { commit: commitMessage(ref), recursive });
+}
+
+export function squashCommitSet(client: ApiClient, commitSetId: string) {
+  return client.unary<object>(PFS, 'SquashCommitSet', { commitSet: { id: commitSetId } });
+}
+
+export function dropCommitSet(client: ApiClient, commitSetId: string) {
+  return client.unary<object>(PFS, 'DropCommitSet', { commitSet: { id: commitSetId } });
+}
+
+/** One Fsck line: a problem (`error`) or, with `fix`, a repair made (`fix`). */
+export interface FsckLine {
+  fix?: string;
+  error?: string;
+}
+
+/** Fsck: checks every file's blob (and dangling uploads); a healthy store streams nothing. */
+export function fsck(client: ApiClient, args: { fix?: boolean } = {}, signal?: AbortSignal) {
+  return client.collect<FsckLine>(PFS, 'Fsck', { fix: args.fix ?? false }, signal);
+}

@@ -4,15 +4,23 @@ import type { CommitInfo } from '@ivory/api';
 import { formatBytes } from '../../format/bytes.ts';
 import { formatTimestamp } from '../../format/time.ts';
 import { testIds } from '../../test-ids.ts';
+import { CommitActions } from './CommitActions.tsx';
 import { commitState, originLabel, stateColors } from './commit-state.ts';
 
 /** A commit's facts: message, id, branch, origin, state, size, author, times and parent. */
 export function CommitDetails({
   info,
   commitTo,
+  project,
+  repo,
+  onRemoved,
 }: {
   info: CommitInfo;
   commitTo: (commitId: string) => string;
+  /** With project, repo and onRemoved: the Squash / Drop actions (onRemoved gets the new head). */
+  project?: string;
+  repo?: string;
+  onRemoved?: (headCommitId: string) => void;
 }) {
   const state = commitState(info);
   return (
@@ -21,6 +29,11 @@ export function CommitDetails({
       size="small"
       column={{ xs: 1, md: 2, xl: 3 }}
       title={info.description || 'No commit message'}
+      extra={
+        project && repo && onRemoved ? (
+          <CommitActions project={project} repo={repo} info={info} onRemoved={onRemoved} />
+        ) : null
+      }
       items={[
         {
           key: 'id',

@@ -87,7 +87,13 @@ export function CommitScreen() {
         </section>
         <section aria-label="Commit" style={{ flex: 1, minWidth: 0 }}>
           {commit.data ? (
-            <CommitDetails info={commit.data} commitTo={(id) => commitPath(id)} />
+            <CommitDetails
+              info={commit.data}
+              commitTo={(id) => commitPath(id)}
+              project={projectId}
+              repo={repoId}
+              onRemoved={(headId) => navigate(headId ? commitPath(headId) : `${basePath}/latest`)}
+            />
           ) : null}
           <Tabs
             aria-label="Commit views"

@@ -75,7 +75,7 @@ function HistoryList({
               loading={history.isFetchingNextPage}
               onClick={() => void history.fetchNextPage()}
             >
-              Look further back
+              Load more
             </Button>
           ) : null
         }

@@ -1,59 +1,80 @@
-import { ApiError, inspectFile, listCommits, type ApiClient, type CommitInfo } from '@ivory/api';
+import {
+  ApiError,
+  findCommits,
+  inspectCommit,
+  inspectFile,
+  type ApiClient,
+  type CommitInfo,
+  type FindCommitsLine,
+} from '@ivory/api';
 
 export const HISTORY_PAGE_SIZE = 20;
-
-/** A commit in a file's walk with the file's content hash there (null: absent). */
-export interface FileAtCommit {
-  commit: CommitInfo;
-  hash: string | null;
-}
 
 export interface FileChange {
   commit: CommitInfo;
   change: 'added' | 'changed' | 'deleted';
 }
 
-/**
- * The commits that changed a file, from a walk ordered newest first. Each entry is compared with
- * the next (older) one; `older` is the entry just past the walk (undefined: the walk reached the
- * root commit, so the file was added where it first appears).
- */
-export function fileChanges(walk: readonly FileAtCommit[], older?: FileAtCommit): FileChange[] {
-  const changes: FileChange[] = [];
-  walk.forEach((entry, index) => {
-    const previous = walk[index + 1] ?? older;
-    const before = previous ? previous.hash : null;
-    if (entry.hash === before) return;
-    if (entry.hash === null) changes.push({ commit: entry.commit, change: 'deleted' });
-    else if (before === null) changes.push({ commit: entry.commit, change: 'added' });
-    else changes.push({ commit: entry.commit, change: 'changed' });
-  });
-  return changes;
-}
-
 export interface HistoryPage {
   changes: FileChange[];
-  /** Commit to continue the walk from; null at the root. */
+  /** Commit to continue the search from; null when the search reached the root commit. */
   next: string | null;
 }
 
-async function hashAt(
+/** What FindCommits answered: the ids of the commits found, newest first, and where it stopped. */
+export interface FoundCommits {
+  found: string[];
+  lastSearched: string | null;
+}
+
+export function readFindCommits(lines: readonly FindCommitsLine[]): FoundCommits {
+  const found: string[] = [];
+  let lastSearched: string | null = null;
+  for (const line of lines) {
+    if (line.foundCommit) found.push(line.foundCommit.id);
+    if (line.lastSearchedCommit) lastSearched = line.lastSearchedCommit.id;
+  }
+  return { found, lastSearched };
+}
+
+/**
+ * Where the next page starts. FindCommits walks back from its start and stops right after the
+ * `limit`-th commit found (that commit is then the last searched); with fewer found it reached
+ * the root. So there is more only when the page is full, and it continues from the parent of the
+ * last searched commit (none: that commit was the root).
+ */
+export function nextHistoryStart(
+  result: FoundCommits,
+  limit: number,
+  parentOf: (commitId: string) => string | null,
+): string | null {
+  if (result.found.length < limit || !result.lastSearched) return null;
+  return parentOf(result.lastSearched);
+}
+
+/** The kind of change a found commit made, from whether the file is there and in its parent. */
+export function changeKind(inCommit: boolean, inParent: boolean): FileChange['change'] {
+  if (!inCommit) return 'deleted';
+  return inParent ? 'changed' : 'added';
+}
+
+async function exists(
   client: ApiClient,
   ref: { project: string; repo: string; commitId: string; path: string },
   signal?: AbortSignal,
-): Promise<string | null> {
+): Promise<boolean> {
   try {
-    const info = await inspectFile(client, ref, signal);
-    return info ? info.hash || `size:${info.sizeBytes}` : null;
+    return (await inspectFile(client, ref, signal)) !== null;
   } catch (error) {
-    if (error instanceof ApiError && error.code === 5) return null;
+    if (error instanceof ApiError && error.code === 5) return false;
     throw error;
   }
 }
 
 /**
- * One page of a file's history: ListCommit walks back `HISTORY_PAGE_SIZE` commits (plus one to
- * compare the last with) from `fromCommitId`, InspectFile reads the file's hash in each.
+ * One page of a file's history: FindCommits from `fromCommitId` (at most `HISTORY_PAGE_SIZE`
+ * found), then each found commit's facts (InspectCommit) and whether the file is there and in its
+ * parent (InspectFile), to tell added / changed / deleted.
  */
 export async function fileHistoryPage(
   client: ApiClient,
@@ -61,23 +82,27 @@ export async function fileHistoryPage(
   signal?: AbortSignal,
 ): Promise<HistoryPage> {
   const { project, repo, path } = args;
-  const commits = await listCommits(
+  const lines = await findCommits(
     client,
-    {
-      project,
-      repo,
-      to: { project, repo, commitId: args.fromCommitId },
-      number: HISTORY_PAGE_SIZE + 1,
-    },
+    { start: { project, repo, commitId: args.fromCommitId }, path, limit: HISTORY_PAGE_SIZE },
     signal,
   );
-  const hashes = await Promise.all(
-    commits.map((info) =>
-      hashAt(client, { project, repo, commitId: info.commit.id, path }, signal),
-    ),
+  const result = readFindCommits(lines);
+  const changes = await Promise.all(
+    result.found.map(async (commitId): Promise<FileChange> => {
+      const info = await inspectCommit(client, { project, repo, commitId }, undefined, signal);
+      if (!info) throw new Error(`commit ${commitId} not found`);
+      const parentId = info.parentCommit?.id;
+      const [here, before] = await Promise.all([
+        exists(client, { project, repo, commitId, path }, signal),
+        parentId ? exists(client, { project, repo, commitId: parentId, path }, signal) : false,
+      ]);
+      return { commit: info, change: changeKind(here, before) };
+    }),
   );
-  const walk = commits.map((commit, index) => ({ commit, hash: hashes[index] ?? null }));
-  const page = walk.slice(0, HISTORY_PAGE_SIZE);
-  const older = walk[HISTORY_PAGE_SIZE];
-  return { changes: fileChanges(page, older), next: older ? older.commit.commit.id : null };
+  const parents = new Map(
+    changes.map((change) => [change.commit.commit.id, change.commit.parentCommit?.id ?? null]),
+  );
+  const next = nextHistoryStart(result, HISTORY_PAGE_SIZE, (id) => parents.get(id) ?? null);
+  return { changes, next };
 }

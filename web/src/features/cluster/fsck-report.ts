@@ -1,0 +1,34 @@
+import type { FsckLine } from '@ivory/api';
+
+export interface FsckSummary {
+  problems: string[];
+  fixes: string[];
+}
+
+/** Splits Fsck's lines into problems (`error`) and repairs made (`fix`); empty fields are skipped. */
+export function summariseFsck(lines: readonly FsckLine[]): FsckSummary {
+  const problems: string[] = [];
+  const fixes: string[] = [];
+  for (const line of lines) {
+    if (line.error) problems.push(line.error);
+    if (line.fix) fixes.push(line.fix);
+  }
+  return { problems, fixes };
+}
+
+/** The headline of a finished check. */
+export function fsckHeadline({ problems }: FsckSummary): string {
+  if (problems.length === 0) return 'No problems found';
+  return `${problems.length} problem${problems.length === 1 ? '' : 's'} found`;
+}
+
+/** A version message as `major.minor.micro` (plus `-additional` when set). */
+export function formatVersion(version: {
+  major: number;
+  minor: number;
+  micro: number;
+  additional?: string;
+}): string {
+  const base = `${version.major}.${version.minor}.${version.micro}`;
+  return version.additional ? `${base}-${version.additional}` : base;
+}
