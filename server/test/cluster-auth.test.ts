@@ -217,4 +217,17 @@ describe('cluster mode with authentication', () => {
     expect(listing.contentType).toBe('application/json');
     expect(listing.status).not.toBe(401);
   });
+
+  it('/files with only the auth-token cookie (downloads, previews) forwards its pach token', async () => {
+    const idToken = await signIn();
+    const before = spy.seen.length;
+    const file = await fetch(`${cluster.url}/files/default/secure/master/missing.txt`, {
+      headers: { cookie: `auth-token=${idToken}` },
+    });
+    // The cluster's own not-found, not a failed token exchange (400) nor a 401.
+    expect(file.status).toBe(404);
+    expect(((await file.json()) as Json).code).toBe(5);
+    const forwarded = spy.seen.slice(before).find((request) => request.url.startsWith('/pfs/'));
+    expect(forwarded?.headers['authn-token']).toBe(idToken);
+  });
 });

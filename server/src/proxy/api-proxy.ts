@@ -1,7 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requestToken } from '../auth/guard.ts';
+import { AUTH_TOKEN_COOKIE, cookieValue, requestToken } from '../auth/guard.ts';
 import { ApiError, Code, invalidArgument, unimplemented } from '../errors.ts';
 import { sendJson, toApiError } from '../http/errors.ts';
 import { normaliseKeys } from '../http/wire.ts';
@@ -34,7 +34,10 @@ export async function pachTokenFor(
   tokens: PachTokens | null,
 ): Promise<string> {
   if (!tokens || !request.authClaims) return '';
-  return tokens.tokenFor(requestToken(request), request.authClaims.exp);
+  // The guard also accepts the auth-token cookie (GET/HEAD /files, e.g. an <img> or a download):
+  // that is the token it verified when the request has no header token.
+  const idToken = requestToken(request) || cookieValue(request, AUTH_TOKEN_COOKIE);
+  return tokens.tokenFor(idToken, request.authClaims.exp);
 }
 
 /** An AbortSignal that fires when the client goes away before the response is complete. */
