@@ -19,6 +19,9 @@ export function AppHeader() {
       <Link to="/" style={{ fontWeight: 600, marginRight: 'auto' }}>
         Console
       </Link>
+      <Link to="/cluster" data-testid={testIds.clusterLink}>
+        Cluster
+      </Link>
       <ConnectTerminalButton />
       <AccountMenu />
     </header>

@@ -60,6 +60,7 @@ const screens = {
     () => import('../features/trials/TrialDetailScreen.tsx'),
     'TrialDetailScreen',
   ),
+  Cluster: lazyScreen(() => import('../features/cluster/ClusterScreen.tsx'), 'ClusterScreen'),
   NotFound: lazyScreen(() => import('../features/errors/NotFoundScreen.tsx'), 'NotFoundScreen'),
   OAuthCallback: lazyScreen(
     () => import('../features/auth/OAuthCallbackScreen.tsx'),
@@ -121,6 +122,7 @@ export const screenRoutes: RouteObject[] = [
   route('/case/:name?', screens.Case),
   route('/updatebolt/:name?', screens.UpdateBolt),
   route('/setup', screens.Setup),
+  route('/cluster', screens.Cluster),
   route('/not-found', screens.NotFound),
   route('/oauth/callback', screens.OAuthCallback),
   route('/', screens.Landing),
