@@ -12,11 +12,14 @@ import {
   Typography,
   message,
 } from 'antd';
+import type { HTMLAttributes } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError, createBranch, editMetadata, repoMessage, type ApiClient } from '@ivory/api';
 import { useApi } from '../../app/api-context.tsx';
 import { formatTimestamp } from '../../format/time.ts';
 import { testIds } from '../../test-ids.ts';
+import { paths } from '../pipelines/paths.ts';
+import { stateLabel } from '../pipelines/states.tsx';
 import {
   EDA_PROJECT,
   commitPath,
@@ -31,6 +34,7 @@ import {
   type JobSummary,
 } from './api.ts';
 import { CASE_CONFIG_LABELS, LABELS, splitList } from './labels.ts';
+import { edaTestIds } from './test-ids.ts';
 
 type CaseForm = { name: string; bolt: string } & Partial<Record<string, string>>;
 
@@ -214,6 +218,12 @@ export function CaseScreen() {
         loading={jobs.isPending}
         dataSource={runs}
         pagination={{ pageSize: 20, hideOnSinglePage: true }}
+        onRow={(job) =>
+          ({
+            'data-testid': edaTestIds.caseRun,
+            'data-state': job.state ?? '',
+          }) as HTMLAttributes<HTMLElement>
+        }
         locale={{
           emptyText:
             jobs.data?.available === false
@@ -221,9 +231,16 @@ export function CaseScreen() {
               : 'No runs yet.',
         }}
         columns={[
-          { title: 'Job', render: (_v, job) => job.job.id },
+          {
+            title: 'Job',
+            render: (_v, job) => (
+              <Link to={paths.jobLogs(EDA_PROJECT, job.job.pipeline.name, job.job.id)}>
+                {job.job.id.slice(0, 12)}
+              </Link>
+            ),
+          },
           { title: 'Pipeline', render: (_v, job) => job.job.pipeline.name },
-          { title: 'State', render: (_v, job) => <Tag>{job.state ?? 'unknown'}</Tag> },
+          { title: 'State', render: (_v, job) => <Tag>{stateLabel(job.state)}</Tag> },
           { title: 'Created', render: (_v, job) => formatTimestamp(job.created ?? null) },
         ]}
       />

@@ -1,9 +1,23 @@
-import { Empty, List, Steps, Table, Tag, Typography } from 'antd';
-import { useMemo } from 'react';
+import { Empty, Flex, List, Space, Steps, Table, Tag, Typography } from 'antd';
+import { useMemo, type HTMLAttributes } from 'react';
 import { Link, useParams } from 'react-router';
+import type { JobState } from '@ivory/api';
 import { formatTimestamp } from '../../format/time.ts';
 import { testIds } from '../../test-ids.ts';
-import { EDA_PROJECT, flowsOf, useJobs, usePipelines, type JobSummary } from './api.ts';
+import { paths } from '../pipelines/paths.ts';
+import { StateTag, jobTone, stateLabel, type StateTone } from '../pipelines/states.tsx';
+import { EDA_PROJECT, flowsOf, useJobs, usePipelines } from './api.ts';
+import { FlowGraph } from './FlowGraph.tsx';
+import { flowRuns, type FlowRun } from './flow-runs.ts';
+import { edaTestIds } from './test-ids.ts';
+
+const antdTone: Record<StateTone, string> = {
+  success: 'success',
+  error: 'error',
+  running: 'processing',
+  paused: 'warning',
+  idle: 'default',
+};
 
 const ENGINE_MISSING =
   'The pipeline engine is not available yet: flows and runs appear here once it is.';
@@ -39,7 +53,10 @@ export function FlowScreen() {
 
   const flow = flows.find((item) => item.name === name);
   const stagePipelines = new Set(flow?.stages.map((stage) => stage.pipeline));
-  const runs = (jobs.data?.items ?? []).filter((job) => stagePipelines.has(job.job.pipeline.name));
+  const flowPipelines = (pipelines.data?.items ?? []).filter((pipeline) =>
+    stagePipelines.has(pipeline.pipeline.name),
+  );
+  const runs = flow ? flowRuns(flow, jobs.data?.items ?? []) : [];
   return (
     <main style={{ padding: 24 }}>
       <Typography.Title level={2}>Flow</Typography.Title>
@@ -49,19 +66,29 @@ export function FlowScreen() {
       </Link>
       <Typography.Title level={4}>Stages</Typography.Title>
       {flow ? (
-        <Steps
-          direction="vertical"
-          size="small"
-          current={-1}
-          items={flow.stages.map((stage) => ({
-            title: (
-              <Link to={`/lineage/${EDA_PROJECT}/pipelines/${encodeURIComponent(stage.pipeline)}`}>
-                {stage.stage || stage.pipeline}
-              </Link>
-            ),
-            description: `${stage.pipeline}${stage.state ? ` · ${stage.state}` : ''}`,
-          }))}
-        />
+        <Flex gap={24} align="start" wrap>
+          <div style={{ flex: '1 1 480px', minWidth: 320 }}>
+            <FlowGraph pipelines={flowPipelines} />
+          </div>
+          <div style={{ flex: '0 1 320px' }} data-testid={edaTestIds.flowStages}>
+            <Steps
+              direction="vertical"
+              size="small"
+              current={-1}
+              items={flow.stages.map((stage) => ({
+                title: (
+                  <Link
+                    data-testid={edaTestIds.flowStage}
+                    to={paths.lineagePipeline(EDA_PROJECT, stage.pipeline)}
+                  >
+                    {stage.stage || stage.pipeline}
+                  </Link>
+                ),
+                description: `${stage.pipeline}${stage.state ? ` · ${stateLabel(stage.state)}` : ''}`,
+              }))}
+            />
+          </div>
+        </Flex>
       ) : (
         <Empty
           description={
@@ -74,17 +101,54 @@ export function FlowScreen() {
         />
       )}
       <Typography.Title level={4}>Recent runs</Typography.Title>
-      <Table<JobSummary>
-        rowKey={(job) => `${job.job.pipeline.name}/${job.job.id}`}
+      <Table<FlowRun>
+        rowKey="globalId"
         loading={jobs.isPending}
         dataSource={runs}
         pagination={{ pageSize: 20, hideOnSinglePage: true }}
         locale={{ emptyText: jobs.data?.available === false ? ENGINE_MISSING : 'No runs yet.' }}
+        onRow={(run) =>
+          ({
+            'data-testid': edaTestIds.flowRun,
+            'data-state': run.state,
+          }) as HTMLAttributes<HTMLElement>
+        }
         columns={[
-          { title: 'Job', render: (_v, job) => job.job.id },
-          { title: 'Pipeline', render: (_v, job) => job.job.pipeline.name },
-          { title: 'State', render: (_v, job) => <Tag>{job.state ?? 'unknown'}</Tag> },
-          { title: 'Created', render: (_v, job) => formatTimestamp(job.created ?? null) },
+          {
+            title: 'Global ID',
+            render: (_v, run) => (
+              <Link
+                to={`${paths.lineage(EDA_PROJECT)}?globalId=${encodeURIComponent(run.globalId)}`}
+              >
+                <Typography.Text code>{run.globalId.slice(0, 12)}</Typography.Text>
+              </Link>
+            ),
+          },
+          {
+            title: 'State',
+            render: (_v, run) => (
+              <StateTag state={run.state} tone={jobTone(run.state as JobState)} />
+            ),
+          },
+          {
+            title: 'Stages',
+            render: (_v, run) => (
+              <Space wrap size={4}>
+                {run.jobs.map(({ stage, pipeline, job }) => (
+                  <Link
+                    key={pipeline}
+                    to={paths.jobLogs(EDA_PROJECT, pipeline, job.job.id)}
+                    title={`Logs of ${pipeline}'s job`}
+                  >
+                    <Tag color={antdTone[jobTone(job.state as JobState)]}>
+                      {stage || pipeline}: {stateLabel(job.state)}
+                    </Tag>
+                  </Link>
+                ))}
+              </Space>
+            ),
+          },
+          { title: 'Created', render: (_v, run) => formatTimestamp(run.created) },
         ]}
       />
     </main>

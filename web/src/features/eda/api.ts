@@ -14,6 +14,7 @@ import {
   type RepoInfo,
 } from '@ivory/api';
 import { useApi } from '../../app/api-context.tsx';
+import { PPS_POLL_MS } from '../../app/query-keys.ts';
 import { LABELS } from './labels.ts';
 
 /** The platform project holding every bolt, flow and case. */
@@ -80,8 +81,41 @@ async function headCommit(client: ApiClient, repo: string, signal?: AbortSignal)
   }
 }
 
+/**
+ * The repos of project eda that are bolts: user repos that are not a pipeline's output repo
+ * (an output repo has its pipeline's name) and not spec or meta repos.
+ */
+export function boltRepos(repos: readonly RepoInfo[], pipelineNames: Iterable<string>): RepoInfo[] {
+  const outputs = new Set(pipelineNames);
+  return repos.filter((info) => {
+    const type = info.repo.type || 'user';
+    return type === 'user' && !outputs.has(info.repo.name);
+  });
+}
+
+/** The names of project eda's pipelines (none while the engine answers UNIMPLEMENTED). */
+async function edaPipelineNames(client: ApiClient, signal?: AbortSignal): Promise<string[]> {
+  const pipelines = await collectOrEmpty<PipelineSummary>(
+    client,
+    'pps_v2.API',
+    'ListPipeline',
+    { projects: [{ name: EDA_PROJECT }], details: false },
+    signal,
+  );
+  return pipelines.items.map((pipeline) => pipeline.pipeline.name);
+}
+
+/** listRepos of project eda narrowed to bolts. */
+export async function listBoltRepos(client: ApiClient, signal?: AbortSignal): Promise<RepoInfo[]> {
+  const [repos, pipelineNames] = await Promise.all([
+    listRepos(client, { projects: [EDA_PROJECT], type: 'user' }, signal),
+    edaPipelineNames(client, signal),
+  ]);
+  return boltRepos(repos, pipelineNames);
+}
+
 export async function fetchBolts(client: ApiClient, signal?: AbortSignal): Promise<Bolt[]> {
-  const repos = await listRepos(client, { projects: [EDA_PROJECT], type: 'user' }, signal);
+  const repos = await listBoltRepos(client, signal);
   return Promise.all(
     repos.map(async (info: RepoInfo) => ({
       name: info.repo.name,
@@ -108,8 +142,12 @@ export function useBolts() {
 export interface PipelineSummary {
   pipeline: { name: string; project?: { name: string } | null };
   state?: string;
+  lastJobState?: string;
   metadata?: Record<string, string> | null;
-  details?: { metadata?: { labels?: Record<string, string> | null } | null } | null;
+  details?: {
+    metadata?: { labels?: Record<string, string> | null } | null;
+    input?: unknown;
+  } | null;
 }
 
 export interface JobSummary {
@@ -149,6 +187,7 @@ export function usePipelines() {
         { projects: [{ name: EDA_PROJECT }], details: true },
         signal,
       ),
+    refetchInterval: PPS_POLL_MS,
   });
 }
 
@@ -164,6 +203,7 @@ export function useJobs() {
         { projects: [{ name: EDA_PROJECT }], details: false },
         signal,
       ),
+    refetchInterval: PPS_POLL_MS,
   });
 }
 
@@ -212,7 +252,7 @@ export interface Case {
 
 /** Cases: branches of bolts whose metadata has a `case` label. */
 export async function fetchCases(client: ApiClient, signal?: AbortSignal): Promise<Case[]> {
-  const repos = await listRepos(client, { projects: [EDA_PROJECT], type: 'user' }, signal);
+  const repos = await listBoltRepos(client, signal);
   const perRepo = await Promise.all(
     repos.map(async (info) => {
       const branches = await listBranches(
