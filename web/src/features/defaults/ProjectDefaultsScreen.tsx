@@ -146,7 +146,11 @@ export function ProjectDefaultsScreen() {
           save.mutate(
             { json: text, options: { regenerate, reprocess } },
             {
-              onSuccess: () => toast({ content: 'Defaults saved' }),
+              onSuccess: () => {
+                toast({ content: 'Defaults saved' });
+                // Reload the editor from the stored defaults; the dry run then re-checks them.
+                setText(null);
+              },
               onError: (e) => toast({ content: e.message, type: 'error' }),
             },
           );

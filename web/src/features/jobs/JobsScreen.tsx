@@ -58,28 +58,22 @@ export function jobColumns(project: string, open: (job: JobInfo) => void): Colum
   ];
 }
 
-/** The project's newest jobs; a job opens its detail (state, timings, counters, stop). */
-export function JobsScreen() {
-  const projectId = useParams().projectId ?? '';
-  const jobs = useJobs(projectId);
+/** The project's newest jobs as a table; a job opens its detail (state, timings, stop). */
+export function JobsTable({ project }: { project: string }) {
+  const jobs = useJobs(project);
   const [selected, setSelected] = useState<string | null>(null);
   const selectedJob = useMemo(
     () => jobs.data?.find((job) => jobKey(job) === selected),
     [jobs.data, selected],
   );
   return (
-    <main style={{ padding: 24 }}>
-      <Typography.Title level={2}>Jobs</Typography.Title>
-      <ProjectNav project={projectId} />
-      <Typography.Paragraph>
-        <Link to={paths.subJobs(projectId)}>By global ID (sub-jobs)</Link>
-      </Typography.Paragraph>
+    <>
       {jobs.error ? <Alert type="error" message={jobs.error.message} /> : null}
       <Table<JobInfo>
         rowKey={jobKey}
         size="small"
         pagination={{ pageSize: 50, hideOnSinglePage: true }}
-        columns={jobColumns(projectId, (job) => setSelected(jobKey(job)))}
+        columns={jobColumns(project, (job) => setSelected(jobKey(job)))}
         dataSource={jobs.data ?? []}
         loading={jobs.isPending && !jobs.error}
         onRow={() => ({ 'data-testid': testIds.jobRow }) as HTMLAttributes<HTMLElement>}
@@ -90,6 +84,21 @@ export function JobsScreen() {
           <JobDetail info={selectedJob} />
         </Drawer>
       ) : null}
+    </>
+  );
+}
+
+/** The project's newest jobs; a job opens its detail (state, timings, counters, stop). */
+export function JobsScreen() {
+  const projectId = useParams().projectId ?? '';
+  return (
+    <main style={{ padding: 24 }}>
+      <Typography.Title level={2}>Jobs</Typography.Title>
+      <ProjectNav project={projectId} />
+      <Typography.Paragraph>
+        <Link to={paths.subJobs(projectId)}>By global ID (sub-jobs)</Link>
+      </Typography.Paragraph>
+      <JobsTable project={projectId} />
     </main>
   );
 }

@@ -149,7 +149,8 @@ export function LogViewer({
               await navigator.clipboard.writeText(rowsAsText(chosenRows(), raw));
               toast({ content: `Copied ${chosenRows().length} lines` });
             } catch (err) {
-              console.warn('copy failed', err);
+              const reason = err instanceof Error ? err.message : String(err);
+              toast({ content: `Copy failed: ${reason}`, type: 'error' });
             }
           }}
         >

@@ -1,23 +1,65 @@
 import { Alert, Button, Drawer, Flex, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useState, type HTMLAttributes } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import type { PipelineInfo } from '@ivory/api';
 import { formatTimestamp } from '../../format/time.ts';
 import { testIds } from '../../test-ids.ts';
+import { Tabs } from '../../ui/Tabs/index.ts';
+import { JobsTable } from '../jobs/JobsScreen.tsx';
 import { pipelineType, usePipelines } from './api.ts';
-import { paths } from './paths.ts';
+import { isPipelinesTab, paths, PIPELINES_TABS } from './paths.ts';
 import { PipelinePanel } from './PipelinePanel.tsx';
 import { ProjectNav } from './ProjectNav.tsx';
 import { JobStateTag, PipelineStateTag } from './states.tsx';
 
 const createdAt = (info: PipelineInfo) => Date.parse(info.details?.createdAt ?? '') || 0;
 
-/** The project's pipelines: state, last job, type, version, created; a row opens its panel. */
+/**
+ * The project's pipelines. Its tab is in the URL (`/pipelines` or `/pipelines/list`, and
+ * `/pipelines/jobs`); an unknown tab redirects to the list.
+ */
 export function PipelinesScreen() {
-  const projectId = useParams().projectId ?? '';
-  const pipelines = usePipelines(projectId);
+  const params = useParams();
+  const projectId = params.projectId ?? '';
+  const tab = params.tabId ?? 'list';
   const navigate = useNavigate();
+  if (!isPipelinesTab(tab)) return <Navigate to={paths.pipelines(projectId)} replace />;
+
+  return (
+    <main style={{ padding: 24 }}>
+      <Flex justify="space-between" align="center">
+        <Typography.Title level={2}>Pipelines</Typography.Title>
+        <Button
+          type="primary"
+          data-testid={testIds.createPipelineButton}
+          onClick={() => navigate(paths.editor(projectId, 'create'))}
+        >
+          Create pipeline
+        </Button>
+      </Flex>
+      <ProjectNav project={projectId} />
+      <Tabs
+        tabs={[...PIPELINES_TABS]}
+        selectedId={tab}
+        onSelect={(id) => {
+          if (id !== tab && isPipelinesTab(id)) navigate(paths.pipelines(projectId, id));
+        }}
+        aria-label="Pipelines view"
+      >
+        {tab === 'jobs' ? (
+          <JobsTable project={projectId} />
+        ) : (
+          <PipelinesTable project={projectId} />
+        )}
+      </Tabs>
+    </main>
+  );
+}
+
+/** The pipelines table: state, last job, type, version, created; a row opens its panel. */
+function PipelinesTable({ project: projectId }: { project: string }) {
+  const pipelines = usePipelines(projectId);
   const [selected, setSelected] = useState<string | null>(null);
   const [tab, setTab] = useState('info');
 
@@ -57,18 +99,7 @@ export function PipelinesScreen() {
   ];
 
   return (
-    <main style={{ padding: 24 }}>
-      <Flex justify="space-between" align="center">
-        <Typography.Title level={2}>Pipelines</Typography.Title>
-        <Button
-          type="primary"
-          data-testid={testIds.createPipelineButton}
-          onClick={() => navigate(paths.editor(projectId, 'create'))}
-        >
-          Create pipeline
-        </Button>
-      </Flex>
-      <ProjectNav project={projectId} />
+    <>
       {pipelines.error ? <Alert type="error" message={pipelines.error.message} /> : null}
       <Table<PipelineInfo>
         rowKey={(info) => info.pipeline.name}
@@ -96,6 +127,6 @@ export function PipelinesScreen() {
           />
         </Drawer>
       ) : null}
-    </main>
+    </>
   );
 }

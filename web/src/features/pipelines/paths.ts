@@ -3,8 +3,20 @@ const e = encodeURIComponent;
 
 export type ViewBase = 'project' | 'lineage';
 
+/** The tabs of the project's pipelines screen (`/project/:projectId/pipelines/:tabId?`). */
+export const PIPELINES_TABS = [
+  { id: 'list', label: 'Pipelines' },
+  { id: 'jobs', label: 'Jobs' },
+] as const;
+export type PipelinesTab = (typeof PIPELINES_TABS)[number]['id'];
+
+export function isPipelinesTab(tab: string): tab is PipelinesTab {
+  return PIPELINES_TABS.some((t) => t.id === tab);
+}
+
 export const paths = {
-  pipelines: (project: string) => `/project/${e(project)}/pipelines`,
+  pipelines: (project: string, tab?: PipelinesTab) =>
+    `/project/${e(project)}/pipelines${tab && tab !== 'list' ? `/${e(tab)}` : ''}`,
   jobs: (project: string) => `/project/${e(project)}/jobs`,
   subJobs: (project: string) => `/project/${e(project)}/jobs/subjobs`,
   secrets: (project: string) => `/project/${e(project)}/secrets`,
