@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { commitFiles, commitId, getFile, ok, repo, results } from './helpers/api-client.ts';
 import type { Json } from './helpers/api-client.ts';
 import { startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { postChunk } from './helpers/upload-client.ts';
 
 /** Every finished commit of the repo → its files → sha256 of their bytes (read via GetFile). */
 async function snapshot(url: string): Promise<Record<string, Record<string, string>>> {
@@ -31,23 +32,6 @@ async function startUpload(url: string): Promise<string> {
     body: JSON.stringify({ path: '/uploaded', repo: 'crash', projectId: 'default' }),
   });
   return ((await response.json()) as { uploadId: string }).uploadId;
-}
-
-function sendChunk(
-  url: string,
-  uploadId: string,
-  fileName: string,
-  total: number,
-  index: number,
-  bytes: Buffer,
-) {
-  const form = new FormData();
-  form.set('uploadId', uploadId);
-  form.set('fileName', fileName);
-  form.set('chunkTotal', String(total));
-  form.set('currentChunk', String(index));
-  form.set('file', new Blob([bytes]), 'blob');
-  return fetch(`${url}/upload`, { method: 'POST', body: form });
 }
 
 let current: ServerProcess | null = null;
@@ -80,10 +64,10 @@ describe('crash safety', () => {
     const uploadId = await startUpload(url);
     const halfDone = randomBytes(3 * 1024 * 1024);
     expect(
-      (await sendChunk(url, uploadId, 'big.bin', 2, 0, halfDone.subarray(0, 1024 * 1024))).status,
+      (await postChunk(url, uploadId, 'big.bin', 2, 0, halfDone.subarray(0, 1024 * 1024))).status,
     ).toBe(200);
     await expect(
-      sendChunk(url, uploadId, 'big.bin', 2, 1, halfDone.subarray(1024 * 1024)),
+      postChunk(url, uploadId, 'big.bin', 2, 1, halfDone.subarray(1024 * 1024)),
     ).rejects.toThrow();
     expect(await current.exited()).toBe('SIGKILL');
     current = await current.restart();
@@ -103,10 +87,10 @@ describe('crash safety', () => {
     const payload = randomBytes(1024 * 1024);
     const other = randomBytes(700_000);
     const sent = [
-      await sendChunk(url, secondUpload, 'one.bin', 2, 0, payload.subarray(0, 600_000)),
-      await sendChunk(url, secondUpload, 'one.bin', 2, 1, payload.subarray(600_000)),
-      await sendChunk(url, secondUpload, 'two.bin', 2, 1, other.subarray(400_000)),
-      await sendChunk(url, secondUpload, 'two.bin', 2, 0, other.subarray(0, 400_000)),
+      await postChunk(url, secondUpload, 'one.bin', 2, 0, payload.subarray(0, 600_000)),
+      await postChunk(url, secondUpload, 'one.bin', 2, 1, payload.subarray(600_000)),
+      await postChunk(url, secondUpload, 'two.bin', 2, 1, other.subarray(400_000)),
+      await postChunk(url, secondUpload, 'two.bin', 2, 0, other.subarray(0, 400_000)),
     ];
     expect(sent.map((response) => response.status)).toEqual([200, 200, 200, 200]);
     const finishUpload = () =>
@@ -137,9 +121,9 @@ describe('crash safety', () => {
       [0, 1],
     ]);
     // Repeated chunks are still compared with the kept bytes (now in the blob store).
-    const again = await sendChunk(url, secondUpload, 'one.bin', 2, 1, payload.subarray(600_000));
+    const again = await postChunk(url, secondUpload, 'one.bin', 2, 1, payload.subarray(600_000));
     expect(again.status).toBe(200);
-    const changed = await sendChunk(url, secondUpload, 'two.bin', 2, 0, randomBytes(400_000));
+    const changed = await postChunk(url, secondUpload, 'two.bin', 2, 0, randomBytes(400_000));
     expect(((await changed.json()) as Json).code).toBe(3);
     await expect(finishUpload()).rejects.toThrow();
     expect(await current.exited()).toBe('SIGKILL');
@@ -154,7 +138,7 @@ describe('crash safety', () => {
     expect(sha(await getFile(url, 'crash', 'master', '/uploaded/one.bin'))).toBe(sha(payload));
     expect(sha(await getFile(url, 'crash', 'master', '/uploaded/two.bin'))).toBe(sha(other));
     expect(
-      (await sendChunk(url, uploadId, 'big.bin', 2, 1, halfDone.subarray(1024 * 1024))).status,
+      (await postChunk(url, uploadId, 'big.bin', 2, 1, halfDone.subarray(1024 * 1024))).status,
     ).toBe(200);
     const firstFinished = await fetch(`${url}/upload/finish`, {
       method: 'POST',

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getFile, ok, repo, results, type Json } from './helpers/api-client.ts';
 import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
 import { startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { postChunk, postJson as postJsonTo } from './helpers/upload-client.ts';
 
 let upstream: ServerProcess;
 let front: TestServer;
@@ -26,14 +27,7 @@ afterAll(async () => {
   await upstream?.kill();
 });
 
-async function postJson(path: string, body: unknown) {
-  const response = await fetch(`${front.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Json };
-}
+const postJson = (path: string, body: unknown) => postJsonTo(front.url, path, body);
 
 async function sendChunk(
   uploadId: string,
@@ -42,13 +36,7 @@ async function sendChunk(
   currentChunk: number,
   bytes: Buffer,
 ) {
-  const form = new FormData();
-  form.set('uploadId', uploadId);
-  form.set('fileName', fileName);
-  form.set('chunkTotal', String(chunkTotal));
-  form.set('currentChunk', String(currentChunk));
-  form.set('file', new Blob([bytes]), 'blob');
-  const response = await fetch(`${front.url}/upload`, { method: 'POST', body: form });
+  const response = await postChunk(front.url, uploadId, fileName, chunkTotal, currentChunk, bytes);
   return { status: response.status, body: (await response.json()) as Json };
 }
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitId, getFile, ok, repo, results } from './helpers/api-client.ts';
 import type { Json } from './helpers/api-client.ts';
 import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
+import { postChunk, postJson as postJsonTo } from './helpers/upload-client.ts';
 
 let server: TestServer;
 let url: string;
@@ -15,14 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function postJson(path: string, body: unknown) {
-  const response = await fetch(`${url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Json };
-}
+const postJson = (path: string, body: unknown) => postJsonTo(url, path, body);
 
 async function sendChunk(
   uploadId: string,
@@ -31,13 +25,7 @@ async function sendChunk(
   currentChunk: number,
   bytes: Buffer,
 ) {
-  const form = new FormData();
-  form.set('uploadId', uploadId);
-  form.set('fileName', fileName);
-  form.set('chunkTotal', String(chunkTotal));
-  form.set('currentChunk', String(currentChunk));
-  form.set('file', new Blob([bytes]), 'blob');
-  const response = await fetch(`${url}/upload`, { method: 'POST', body: form });
+  const response = await postChunk(url, uploadId, fileName, chunkTotal, currentChunk, bytes);
   return { status: response.status, body: (await response.json()) as Json };
 }
 
