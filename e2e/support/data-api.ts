@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import tar from 'tar-stream';
+export { tarEntries } from '../../server/test/helpers/tar-entries.ts';
 
 /** Direct calls to the platform API from a test (setup and checks), no browser involved. */
 
@@ -149,25 +149,3 @@ export function tinyWav(seconds = 1, sampleRate = 8000): Buffer {
 }
 
 export const gzip = (text: string) => gzipSync(Buffer.from(text));
-
-/** Every entry of a tar archive: name → text ('<dir>' for folders). */
-export async function tarEntries(archive: Buffer): Promise<Record<string, string>> {
-  const entries: Record<string, string> = {};
-  const extract = tar.extract();
-  const done = new Promise<void>((resolve, reject) => {
-    extract.on('entry', (header, stream, next) => {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: unknown) => chunks.push(chunk as Buffer));
-      stream.on('end', () => {
-        entries[header.name] =
-          header.type === 'directory' ? '<dir>' : Buffer.concat(chunks).toString();
-        next();
-      });
-    });
-    extract.on('finish', resolve);
-    extract.on('error', reject);
-  });
-  extract.end(archive);
-  await done;
-  return entries;
-}

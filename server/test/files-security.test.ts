@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import tar from 'tar-stream';
 import { commitFiles, ok, repo } from './helpers/api-client.ts';
 import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
+import { tarEntries } from './helpers/tar-entries.ts';
 
 let server: TestServer;
 let id: string;
@@ -20,27 +20,6 @@ beforeAll(async () => {
   });
 });
 afterAll(() => server.close());
-
-async function tarEntries(body: ArrayBuffer): Promise<Record<string, string>> {
-  const entries: Record<string, string> = {};
-  const extract = tar.extract();
-  const done = new Promise<void>((resolve, reject) => {
-    extract.on('entry', (header, stream, next) => {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: unknown) => chunks.push(chunk as Buffer));
-      stream.on('end', () => {
-        entries[header.name] =
-          header.type === 'directory' ? '<dir>' : Buffer.concat(chunks).toString();
-        next();
-      });
-    });
-    extract.on('finish', resolve);
-    extract.on('error', reject);
-  });
-  extract.end(Buffer.from(body));
-  await done;
-  return entries;
-}
 
 describe('/files security headers', () => {
   it.each(['/evil.html', '/pic.svg', '/data/', '/missing.txt'])(

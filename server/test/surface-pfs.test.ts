@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import tar from 'tar-stream';
 import {
   call,
   callStream,
@@ -14,6 +13,7 @@ import {
 } from './helpers/api-client.ts';
 import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
 import { readAll } from './helpers/pps.ts';
+import { TAR_DIR, tarEntries } from './helpers/tar-entries.ts';
 
 let server: TestServer;
 let url: string;
@@ -25,29 +25,6 @@ beforeAll(async () => {
   await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'other' } });
 });
 afterAll(() => server.close());
-
-/** Reads a tar archive into path → content (folders as null). */
-async function untar(bytes: Buffer): Promise<Record<string, string | null>> {
-  const extract = tar.extract();
-  const out: Record<string, string | null> = {};
-  const done = new Promise<void>((resolve, reject) => {
-    extract.on('entry', (header, body, next) => {
-      const chunks: Buffer[] = [];
-      body.on('data', (chunk: unknown) => chunks.push(chunk as Buffer));
-      body.on('end', () => {
-        out[header.name] =
-          header.type === 'directory' ? null : Buffer.concat(chunks).toString('utf8');
-        next();
-      });
-      body.resume();
-    });
-    extract.on('finish', resolve);
-    extract.on('error', reject);
-  });
-  extract.end(bytes);
-  await done;
-  return out;
-}
 
 describe('pfs surface: repos and projects', () => {
   it('counts repos and projects, inspects a project with its defaults', async () => {
@@ -174,18 +151,18 @@ describe('pfs surface: commits and files', () => {
       file: { commit: commitOn('tarred'), path: '/dir' },
     });
     const bytes = Buffer.concat(lines.map((chunk: string) => Buffer.from(chunk, 'base64')));
-    expect(await untar(bytes)).toEqual({
-      'dir/': null,
+    expect(await tarEntries(bytes)).toEqual({
+      'dir/': TAR_DIR,
       'dir/a.txt': 'aaa',
       'dir/empty.txt': '',
-      'dir/sub/': null,
+      'dir/sub/': TAR_DIR,
       'dir/sub/b.txt': 'bbb',
     });
     const one = await results(url, 'pfs_v2.API/GetFileTAR', {
       file: { commit: commitOn('tarred'), path: '/top.txt' },
     });
     expect(
-      await untar(Buffer.concat(one.map((chunk: string) => Buffer.from(chunk, 'base64')))),
+      await tarEntries(Buffer.concat(one.map((chunk: string) => Buffer.from(chunk, 'base64')))),
     ).toEqual({ 'top.txt': 'top' });
     const missing = await callStream(url, 'pfs_v2.API/GetFileTAR', {
       file: { commit: commitOn('tarred'), path: '/nope' },
