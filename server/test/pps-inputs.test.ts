@@ -1,3 +1,6 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitFiles, ok, repo, type Json } from './helpers/api-client.ts';
 import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
@@ -118,6 +121,46 @@ describe('inputs', () => {
     });
     const unioned = await listDatums(url, (await lastJob(url, 'unioned')).job);
     expect(unioned).toHaveLength(4);
+  });
+
+  it('datums run one after another in one folder each see only their own files', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 12; i++) files[`/f${String(i).padStart(2, '0')}.txt`] = `file ${i}`;
+    await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('many') });
+    await commitFiles(url, 'many', files);
+    const marks = await mkdtemp(path.join(tmpdir(), 'ivory-marks-'));
+    // Every datum lists what it sees under /pfs, then litters its inputs, /pfs and its outputs
+    // with folders and files; the first tries of two datums also fail after littering.
+    const script = [
+      'cd /pfs && find . -path ./out -prune -o -print | sort | tr "\\n" " " > /tmp-list',
+      'mkdir -p /pfs/out/nested /pfs/many/sub /pfs/stray && touch /pfs/many/sub/x /pfs/stray/y',
+      'echo "$PACH_DATUM_ID" > /pfs/many/extra && echo "$PACH_DATUM_ID" > /pfs/out/nested/$PACH_DATUM_ID',
+      'mv /tmp-list /pfs/out/$PACH_DATUM_ID',
+      'if [ -e /pfs/many/f03.txt ] || [ -e /pfs/many/f07.txt ]; then',
+      '  if [ ! -e "$MARKS/$PACH_DATUM_ID" ]; then touch "$MARKS/$PACH_DATUM_ID"; exit 1; fi',
+      'fi',
+    ]
+      .join('\n')
+      .replaceAll('/tmp-list', '"$MARKS/list-$PACH_DATUM_ID"');
+    await createPipeline(url, {
+      pipeline: pipeline('reused'),
+      transform: { cmd: ['sh', '-c', script], env: { MARKS: marks } },
+      parallelismSpec: { constant: 1 },
+      datumTries: 2,
+      input: { pfs: { repo: 'many', glob: '/*' } },
+    });
+    const job = await lastJob(url, 'reused');
+    expect(job.state).toBe('JOB_SUCCESS');
+    const datums = await listDatums(url, job.job);
+    expect(datums).toHaveLength(12);
+    expect((await readdir(marks)).filter((name) => !name.startsWith('list-'))).toHaveLength(2);
+    const outputs = await readAll(url, 'reused', job.job.id);
+    for (const datum of datums) {
+      const own = datum.data[0].file.path as string;
+      expect(outputs[`/${datum.datum.id}`]).toBe(`. ./many ./many${own} `);
+      expect(outputs[`/nested/${datum.datum.id}`]).toBe(`${datum.datum.id}\n`);
+    }
+    await rm(marks, { recursive: true, force: true });
   });
 
   it('rejects specs the schema or the engine cannot take', async () => {

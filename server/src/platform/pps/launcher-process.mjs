@@ -7,21 +7,26 @@
 //   {"t":"run","id":1,"cmd":["sh","-c","…"],"cwd":"…","env":{…},"stdin":"…","timeoutMs":0,
 //    "group":"job-7","limit":2,          run when fewer than `limit` of `group` are running
 //    "accept":[1],                      exit codes that count as success (besides 0)
-//    "prepare":{"clean":"…"|null,"dirs":["…"],"copies":[["src","dst",size]],"empties":["…"]},
-//    "collect":{"out":"…","remove":["…"]}}   (both optional)
+//    "prepare":{"slot":{"root":"…","pfs":"…","inputs":["…"],"out":"…","token":"…"},
+//               "dirs":["…"],"copies":[["src","dst",size]],"empties":["…"]},
+//    "collect":{"out":"…","stage":"…","trash":"…"}}     (both optional)
 //   {"t":"kill","id":1}           kill it (its whole process group) or drop it from the queue
+//   {"t":"forget","prefix":"…"}   forget the slot folders under prefix (their job ended)
 // Out (stdout):
 //   {"t":"line","id":1,"line":"…"}   one line of its stdout or stderr
 //   {"t":"exit","id":1,"code":0,"signal":null,"timedOut":false,"killed":false,"error":"","ms":3,
 //    "prepareMs":1,"collectMs":1,"outputs":[{"path","hash","sizeBytes"}],"collectError":"",
 //    "prepareError":""}           (a request whose prepare failed never runs)
-// `prepare` runs as soon as the request arrives, while earlier processes still run: `clean`
-// is removed, `dirs` made, `copies` copied (reflinks where the filesystem can), `empties`
+// A slot is a datum folder (<root>/pfs/<input>…, <root>/pfs/out) that datums of one job reuse
+// one after another: making and removing folders costs more here than running a small process.
+// `prepare` runs as soon as the request arrives, while earlier processes still run: a slot not
+// known to be empty (first use, a new token, or its last process failed) is removed and made
+// again; then `dirs` are made, `copies` copied (reflinks where the filesystem can) and `empties`
 // created empty. `collect` runs after a successful exit, once the next process has started:
-// every file under `out` is hashed (a link to a file is replaced by a copy), then `remove` is
-// removed. File operations are asynchronous: starting processes is never held up by them.
-// A process's stdout and stderr go to one file under the folder given as argv[2], read as it
-// grows (lines reach the server within 200 ms); the file is reused for a later process.
+// every file under `out` is hashed and moved to `stage`/<sha256> (a link to a file becomes a
+// copy), then the slot is emptied for the next datum (what it held is moved to `trash`). After a failure the slot is left as it is
+// (errCmd still sees the inputs) and is rebuilt by the next prepare. Reading and renaming use
+// synchronous calls (cheaper than a thread-pool round trip); copies and large files do not.
 // When stdin ends (the server is gone), every process it started is killed and it exits.
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
@@ -32,8 +37,12 @@ import {
   createReadStream,
   mkdirSync,
   openSync,
+  readdirSync,
+  readFileSync,
   readSync,
+  renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import * as fsp from 'node:fs/promises';
@@ -47,6 +56,10 @@ mkdirSync(logDir, { recursive: true });
 const readBuffer = Buffer.alloc(64 * 1024);
 /** Files up to this size are read whole to hash them; bigger ones are streamed. */
 const smallFile = 4 * 1024 * 1024;
+/** Slot folders known to be empty and ready, by root: the token of the job run that made them. */
+const readySlots = new Map();
+/** Stage folders made already. */
+const stages = new Set();
 /** Log files not in use: truncated and reused (cheaper than creating and removing one each). */
 const freeLogs = [];
 let logCount = 0;
@@ -163,48 +176,89 @@ function exitMessage(entry, fields) {
   };
 }
 
+/** Removes a slot folder and makes it again: <root>/pfs/<input>… and <root>/pfs/out. */
+function rebuildSlot(slot) {
+  readySlots.delete(slot.root);
+  rmSync(slot.root, { recursive: true, force: true });
+  mkdirSync(slot.pfs, { recursive: true });
+  for (const dir of slot.inputs) mkdirSync(dir);
+  mkdirSync(slot.out);
+}
+
+let trashCount = 0;
+
+/**
+ * Empties a slot after a successful datum so the next one finds only its own files. What it
+ * held is moved to `trash` (removed with the job's folder): a rename costs far less than
+ * deleting a file, which frees its blocks.
+ */
+function resetSlot(slot, trash) {
+  readySlots.delete(slot.root);
+  const discard = (full) => renameSync(full, path.join(trash, `${++trashCount}`));
+  for (const dir of [...slot.inputs, slot.out])
+    for (const name of readdirSync(dir)) discard(path.join(dir, name));
+  const expected = new Set([...slot.inputs, slot.out].map((dir) => path.basename(dir)));
+  for (const name of readdirSync(slot.pfs))
+    if (!expected.has(name)) discard(path.join(slot.pfs, name));
+  readySlots.set(slot.root, slot.token);
+}
+
 async function prepare(spec) {
-  if (spec.clean) await fsp.rm(spec.clean, { recursive: true, force: true });
-  for (const dir of spec.dirs) await fsp.mkdir(dir, { recursive: true });
-  await Promise.all(
-    spec.copies.map(([src, dst]) => fsp.copyFile(src, dst, constants.COPYFILE_FICLONE)),
-  );
-  await Promise.all(spec.empties.map((file) => fsp.writeFile(file, '')));
+  if (spec.slot && readySlots.get(spec.slot.root) !== spec.slot.token) rebuildSlot(spec.slot);
+  if (spec.slot) readySlots.delete(spec.slot.root);
+  const made = new Set([...(spec.slot?.inputs ?? []), spec.slot?.out]);
+  const ensureDir = (dir) => {
+    if (made.has(dir)) return;
+    mkdirSync(dir, { recursive: true });
+    made.add(dir);
+  };
+  for (const dir of spec.dirs) ensureDir(dir);
+  for (const [, dst] of spec.copies) ensureDir(path.dirname(dst));
+  for (const file of spec.empties) ensureDir(path.dirname(file));
+  // Asynchronous: creating files can wait on the disk, and the launcher must stay free to start
+  // the next process the moment one exits.
+  await Promise.all([
+    ...spec.copies.map(([src, dst]) => fsp.copyFile(src, dst, constants.COPYFILE_FICLONE)),
+    ...spec.empties.map((file) => fsp.writeFile(file, '')),
+  ]);
 }
 
 async function hashFile(file, size) {
   const hasher = createHash('sha256');
-  if (size <= smallFile) hasher.update(await fsp.readFile(file));
+  if (size <= smallFile) hasher.update(readFileSync(file));
   else for await (const chunk of createReadStream(file)) hasher.update(chunk);
   return hasher.digest('hex');
 }
 
+/** Hashes the outputs under `spec.out` and moves each to `spec.stage`/<hash>. */
 async function collect(spec) {
+  if (!stages.has(spec.stage)) {
+    mkdirSync(spec.stage, { recursive: true });
+    mkdirSync(spec.trash, { recursive: true });
+    stages.add(spec.stage);
+  }
   const outputs = [];
   const walk = async (dir, prefix) => {
-    const names = await fsp.readdir(dir, { withFileTypes: true });
+    const names = readdirSync(dir, { withFileTypes: true });
     names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of names) {
       const full = path.join(dir, entry.name);
-      const info = entry.isSymbolicLink() ? await fsp.stat(full) : null;
+      const info = entry.isSymbolicLink() ? statSync(full) : null;
       if (entry.isDirectory() || info?.isDirectory()) await walk(full, `${prefix}/${entry.name}`);
       else if (entry.isFile() || info?.isFile()) {
         // A link to a file becomes a copy of it: the staged file is what lands in the store.
         if (info) {
           await fsp.copyFile(full, `${full}.ivory-link`);
-          await fsp.rename(`${full}.ivory-link`, full);
+          renameSync(`${full}.ivory-link`, full);
         }
-        const size = info ? info.size : (await fsp.stat(full)).size;
-        outputs.push({
-          path: `${prefix}/${entry.name}`,
-          hash: await hashFile(full, size),
-          sizeBytes: size,
-        });
+        const size = info ? info.size : statSync(full).size;
+        const hash = await hashFile(full, size);
+        renameSync(full, path.join(spec.stage, hash));
+        outputs.push({ path: `${prefix}/${entry.name}`, hash, sizeBytes: size });
       }
     }
   };
   await walk(spec.out, '');
-  await Promise.all(spec.remove.map((dir) => fsp.rm(dir, { recursive: true, force: true })));
   return outputs;
 }
 
@@ -317,6 +371,12 @@ function start(entry) {
     const collectStarted = performance.now();
     collect(request.collect).then(
       (outputs) => {
+        const slot = request.prepare?.slot;
+        try {
+          if (slot) resetSlot(slot, request.collect.trash);
+        } catch {
+          // left as it is: the next prepare rebuilds it
+        }
         entries.delete(request.id);
         send(
           exitMessage(entry, {
@@ -397,6 +457,12 @@ function kill(id) {
   } else if (entry.phase === 'running' && entry.worker) killWorker(entry.worker);
 }
 
+function forget(prefix) {
+  const under = (dir) => dir === prefix || dir.startsWith(prefix + path.sep);
+  for (const root of readySlots.keys()) if (under(root)) readySlots.delete(root);
+  for (const stage of stages) if (under(stage)) stages.delete(stage);
+}
+
 const input = createInterface({ input: process.stdin, crlfDelay: Infinity });
 input.on('line', (line) => {
   if (!line) return;
@@ -408,6 +474,7 @@ input.on('line', (line) => {
   }
   if (message.t === 'run') void receive(message);
   else if (message.t === 'kill') kill(message.id);
+  else if (message.t === 'forget') forget(message.prefix);
 });
 input.on('close', () => {
   for (const worker of workers) killWorker(worker);

@@ -27,15 +27,32 @@ export interface LaunchRequest {
   accept?: number[];
   /** Done before the process starts (as soon as the request arrives, while others run). */
   prepare?: PrepareSpec;
-  /** Done after a successful exit: the outputs are hashed, then `remove` is removed. */
-  collect?: { out: string; remove: string[] };
+  /**
+   * Done after a successful exit: each file under `out` is hashed and moved to `stage`/<hash>;
+   * then the slot is emptied into `trash` (removed later with the job's folder).
+   */
+  collect?: { out: string; stage: string; trash: string };
   signal?: AbortSignal;
   onLine?: (line: string) => void;
 }
 
+/**
+ * A datum folder that the datums of one job run reuse one after another: emptied after a
+ * success, rebuilt before the next datum after a failure or when its token is new.
+ */
+export interface SlotFolder {
+  root: string;
+  pfs: string;
+  /** One folder per input, under `pfs`. */
+  inputs: string[];
+  out: string;
+  /** Differs between job runs, so a new run never trusts a folder an earlier one left. */
+  token: string;
+}
+
 export interface PrepareSpec {
-  /** Removed first (a folder left by an earlier try), or null. */
-  clean: string | null;
+  slot?: SlotFolder;
+  /** Made (with parents) besides the slot's own folders. */
   dirs: string[];
   /** [source, target, size]: copied (reflinked where the filesystem can). */
   copies: [string, string, number][];
@@ -160,6 +177,11 @@ export class Launcher {
       const { signal: _signal, onLine: _onLine, ...fields } = request;
       this.send({ t: 'run', id, ...fields });
     });
+  }
+
+  /** Forgets the slot folders under `prefix` (their job ended and removed them). */
+  forget(prefix: string): void {
+    if (this.child) this.send({ t: 'forget', prefix });
   }
 
   /** Stops the launcher; it kills whatever it still runs. */

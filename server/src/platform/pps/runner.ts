@@ -27,10 +27,12 @@ import type { SecretStore } from './secrets.ts';
 import { inputLeaves, readPipelineSpec, type CronInputSpec, type PipelineSpec } from './spec.ts';
 import { Launcher, type LaunchRequest } from './launcher.ts';
 import {
-  datumDirs,
   prepareSpec,
   processResult,
   rewritePfs,
+  slotDirs,
+  stageDir,
+  trashDir,
   type DatumDirs,
   type ProcessResult,
 } from './worker.ts';
@@ -57,8 +59,8 @@ interface JobRun {
   inputNames: string[];
   /** The environment shared by its datums, or why it could not be made (a missing secret). */
   baseEnv: Record<string, string> | Error;
-  /** No datum folder can exist yet (nothing to clean before the first try). */
-  fresh: boolean;
+  /** Marks the slot folders of this run (a folder an earlier run left is never trusted). */
+  slotToken: string;
   /** The launcher group: at most `parallelism` of the job's processes run at once. */
   group: string;
   parallelism: number;
@@ -109,6 +111,8 @@ export class Runner {
   private readonly workDir: string;
   private readonly cpuLimit = Math.max(1, os.cpus().length);
   private readonly launcher: Launcher;
+  /** Job runs started by this process (part of each run's slot token). */
+  private runCount = 0;
 
   constructor(private readonly o: RunnerOptions) {
     this.jobEvents.setMaxListeners(0);
@@ -366,8 +370,6 @@ export class Runner {
     try {
       // Datums: planned once (kept across restarts); earlier outputs are reused (SKIPPED).
       let datums = store.datums(job.rowid);
-      // Datum folders of a job that never ran before cannot exist yet.
-      const fresh = job.restart === 0 && datums.length === 0;
       if (datums.length === 0) {
         store.insertDatums(job.rowid, planDatums(pfs, spec.input, inputs));
         datums = store.datums(job.rowid);
@@ -398,15 +400,17 @@ export class Runner {
         }
       });
       // Staged outputs of datums that succeeded before a restart must still be there.
+      const staged = stageDir(jobDir);
       for (const datum of datums.filter((d) => d.state === 'SUCCESS' && d.stored === 0)) {
         const outputs = JSON.parse(datum.output ?? '[]') as OutputFile[];
-        const dirs = datumDirs(jobDir, datum.id);
         const present = await Promise.all(
-          outputs.map((f) =>
-            stat(path.join(dirs.out, f.path)).then(
-              (s) => s.size === f.sizeBytes,
-              () => false,
-            ),
+          outputs.map(
+            async (f) =>
+              (await this.o.blobs.has(f.hash)) ||
+              stat(path.join(staged, f.hash)).then(
+                (s) => s.size === f.sizeBytes,
+                () => false,
+              ),
           ),
         );
         if (!present.every(Boolean)) {
@@ -417,18 +421,20 @@ export class Runner {
       }
       pending.sort((a, b) => a.seq - b.seq);
       this.update(job, { state: 'JOB_RUNNING', data_total: datums.length });
-      const run = this.newJobRun(running, spec, jobDir, output, fresh);
+      const run = this.newJobRun(running, spec, jobDir, output);
       this.flushDatums(run);
 
       // `slots` datums are on their way at once: prepared (inputs copied), queued at the
       // launcher, running, or having their outputs hashed; the launcher runs `parallelism` of
       // them at a time. So preparing and finishing datums overlaps with running the others.
+      // Each worker reuses one slot folder for its datums.
       const slots = run.parallelism * 2 + 2;
       let next = 0;
-      const workers = Array.from({ length: Math.min(slots, pending.length) }, async () => {
+      const workers = Array.from({ length: Math.min(slots, pending.length) }, async (_, k) => {
+        const dirs = slotDirs(jobDir, k);
         while (next < pending.length && !running.controller.signal.aborted) {
           const datum = pending[next++] as DatumRow;
-          await this.runDatum(run, datum);
+          await this.runDatum(run, datum, dirs);
         }
       });
       try {
@@ -473,7 +479,6 @@ export class Runner {
     spec: PipelineSpec,
     jobDir: string,
     output: CommitRow,
-    fresh: boolean,
   ): JobRun {
     const job = running.job;
     const counts = new Map(
@@ -505,7 +510,7 @@ export class Runner {
       jobDir,
       inputNames: inputLeaves(spec.input).map((leaf) => leaf.name),
       baseEnv,
-      fresh,
+      slotToken: `${job.rowid}.${job.restart}.${++this.runCount}`,
       group: `job-${job.rowid}`,
       parallelism: Math.min(spec.parallelism, this.cpuLimit),
       counts,
@@ -590,12 +595,11 @@ export class Runner {
   }
 
   /** Runs one datum (its tries, then errCmd); its result is queued with recordDatum. */
-  private async runDatum(run: JobRun, datum: DatumRow): Promise<void> {
+  private async runDatum(run: JobRun, datum: DatumRow, dirs: DatumDirs): Promise<void> {
     const { spec } = run;
     const job = run.running.job;
     const signal = run.running.controller.signal;
     const files = JSON.parse(datum.data) as DatumFile[];
-    const dirs = datumDirs(run.jobDir, datum.id);
     const started = Date.now();
     const stats = emptyStats();
     if (run.baseEnv instanceof Error) {
@@ -635,13 +639,7 @@ export class Runner {
       });
     let lastReason = '';
     for (let attempt = 1; attempt <= spec.datumTries && !signal.aborted; attempt++) {
-      const prepared = prepareSpec(
-        this.o.blobs,
-        dirs,
-        files,
-        run.inputNames,
-        run.fresh && attempt === 1,
-      );
+      const prepared = prepareSpec(this.o.blobs, dirs, files, run.inputNames, run.slotToken);
       if (spec.transform.workingDir) prepared.spec.dirs.push(cwd);
       this.systemLog(
         job,
@@ -654,10 +652,7 @@ export class Runner {
         spec.transform.acceptReturnCode,
         {
           prepare: prepared.spec,
-          collect: {
-            out: dirs.out,
-            remove: run.inputNames.map((name) => path.join(dirs.pfs, name)),
-          },
+          collect: { out: dirs.out, stage: stageDir(run.jobDir), trash: trashDir(run.jobDir) },
         },
       );
       if (signal.aborted) return;
@@ -676,7 +671,7 @@ export class Runner {
               spec.datumTimeoutMs,
             );
       if (result.ok) {
-        // The outputs stay staged under the datum's out folder until the job finishes.
+        // The outputs stay staged (named by their hash) until the job finishes.
         const outputs = launched.outputs;
         stats.uploadBytes = outputs.reduce((n, f) => n + f.sizeBytes, 0);
         this.recordDatum(
@@ -723,7 +718,6 @@ export class Runner {
         result.ok ? 'errCmd succeeded: datum recovered' : `errCmd failed: ${result.reason}`,
       );
     }
-    await rm(dirs.root, { recursive: true, force: true });
     this.recordDatum(
       run,
       datum.id,
@@ -746,12 +740,12 @@ export class Runner {
    */
   private async storeOutputs(job: JobRow, datums: DatumRow[]): Promise<void> {
     const jobDir = this.jobDir(job);
+    const staged = stageDir(jobDir);
     const toStore = datums.filter((d) => d.state === 'SUCCESS' && d.stored === 0);
     const byHash = new Map<string, string>();
     for (const datum of toStore) {
-      const out = datumDirs(jobDir, datum.id).out;
       for (const file of JSON.parse(datum.output ?? '[]') as OutputFile[])
-        if (!byHash.has(file.hash)) byHash.set(file.hash, path.join(out, file.path));
+        if (!byHash.has(file.hash)) byHash.set(file.hash, path.join(staged, file.hash));
     }
     const blobDirs = new Set<string>();
     const toMove: { from: string; hash: string }[] = [];
@@ -853,6 +847,7 @@ export class Runner {
     this.systemLog(ended, '', `job ${ended.state}${ended.reason ? `: ${ended.reason}` : ''}`, true);
     this.emitJob(ended);
     await rm(this.jobDir(job), { recursive: true, force: true }).catch(() => undefined);
+    this.launcher.forget(this.jobDir(job));
   }
 
   /** The job's metadata (the job, then every datum with its inputs and outputs) as a blob. */

@@ -11,40 +11,51 @@ export interface DatumDirs {
   out: string;
 }
 
-export function datumDirs(jobDir: string, datumId: string): DatumDirs {
-  const root = path.join(jobDir, datumId);
+/** The folder the job's `index`th datum worker reuses for one datum after another. */
+export function slotDirs(jobDir: string, index: number): DatumDirs {
+  const root = path.join(jobDir, `slot-${index}`);
   const pfs = path.join(root, 'pfs');
   return { root, pfs, out: path.join(pfs, 'out') };
+}
+
+/** Where successful datums' outputs wait, named by their sha256, until the job ends. */
+export function stageDir(jobDir: string): string {
+  return path.join(jobDir, 'staged');
+}
+
+/** What slots held between datums, removed with the job's folder. */
+export function trashDir(jobDir: string): string {
+  return path.join(jobDir, 'trash');
 }
 
 /**
  * What the launcher does before a datum's process starts: its input files appear under
  * <root>/pfs/<input>/<path>, copied from the blob store (reflinks where the filesystem can, so
  * no bytes are copied; never hard links, as a process that writes to its input must not change
- * the stored blob). `fresh`: the folder cannot exist yet (a first try in a new job), so nothing
- * needs removing first.
+ * the stored blob), in a slot folder the launcher empties between datums.
  */
 export function prepareSpec(
   blobs: BlobStore,
   dirs: DatumDirs,
   files: DatumFile[],
   inputNames: string[],
-  fresh: boolean,
+  token: string,
 ): { spec: PrepareSpec; bytes: number } {
-  const made = new Set<string>([dirs.out]);
-  for (const name of inputNames) made.add(path.join(dirs.pfs, name));
-  const spec: PrepareSpec = { clean: fresh ? null : dirs.root, dirs: [], copies: [], empties: [] };
+  const slot = {
+    ...dirs,
+    inputs: inputNames.map((name) => path.join(dirs.pfs, name)),
+    token,
+  };
+  const spec: PrepareSpec = { slot, dirs: [], copies: [], empties: [] };
   let bytes = 0;
   for (const file of files) {
     const target = path.join(dirs.pfs, file.input, file.path);
-    made.add(path.dirname(target));
     if (file.emptyFile || file.sizeBytes === 0) spec.empties.push(target);
     else {
       spec.copies.push([blobs.pathOf(file.hash), target, file.sizeBytes]);
       bytes += file.sizeBytes;
     }
   }
-  spec.dirs = [...made];
   return { spec, bytes };
 }
 
