@@ -1,10 +1,14 @@
 /**
  * Pipeline overhead of the embedded platform (not part of the test suite):
- *   npx tsx perf/pipeline-overhead.ts [datums]
+ *   npx tsx perf/pipeline-overhead.ts [datums] [rounds]
  * Prints the time of a job of N trivial datums (one `cp` per datum, glob "/*" over N tiny
  * files) against N runs of the same command in a plain shell loop, as a ratio (target ≤ 1.5),
- * and datums per second with parallelism 1 and 2. The machine may be shared: the shell loop is
- * timed right before and right after each job, and each ratio uses the mean of those two.
+ * and datums per second with parallelism 1 and 2.
+ *
+ * The machine may be shared, so each round times a shell loop, a job with parallelism 1, a job
+ * with parallelism 2, and again a shell loop; each job's ratio uses the mean of the two loops
+ * around it. Every round is printed; the summary gives the median over the rounds. The first
+ * round's first job also starts the pipeline (its repos and the process launcher).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -14,6 +18,7 @@ import { modifyFile, ok, repo } from '../server/test/helpers/api-client.ts';
 import { startTestServer } from '../server/test/helpers/in-process-server.ts';
 
 const count = Number(process.argv[2] ?? 1000);
+const rounds = Number(process.argv[3] ?? 3);
 
 async function shellLoop(): Promise<number> {
   const dir = await mkdtemp(path.join(tmpdir(), 'ivory-perf-shell-'));
@@ -26,6 +31,14 @@ async function shellLoop(): Promise<number> {
   await rm(dir, { recursive: true, force: true });
   return ms;
 }
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
 
 async function main(): Promise<void> {
   const server = await startTestServer({ logLevel: 'error' });
@@ -44,7 +57,8 @@ async function main(): Promise<void> {
     await modifyFile(url, messages);
     await ok(url, 'pfs_v2.API/FinishCommit', { commit });
 
-    const runJob = async (parallelism: number, update: boolean): Promise<number> => {
+    let created = false;
+    const runJob = async (parallelism: number): Promise<number> => {
       const started = process.hrtime.bigint();
       await ok(url, 'pps_v2.API/CreatePipelineV2', {
         createPipelineRequestJson: JSON.stringify({
@@ -53,9 +67,10 @@ async function main(): Promise<void> {
           parallelismSpec: { constant: parallelism },
           input: { pfs: { repo: 'tiny', glob: '/*' } },
         }),
-        update,
-        reprocess: update,
+        update: created,
+        reprocess: created,
       });
+      created = true;
       const info = await ok(url, 'pps_v2.API/InspectPipeline', { pipeline: { name: 'overhead' } });
       const job = await ok(url, 'pps_v2.API/InspectJob', {
         job: { pipeline: { name: 'overhead' }, id: info.specCommit.id },
@@ -66,32 +81,44 @@ async function main(): Promise<void> {
         throw new Error(`job ended ${job.state}: ${job.reason} (${job.dataProcessed} processed)`);
       return ms;
     };
-    const shell0 = await shellLoop();
-    const p1 = await runJob(1, false);
-    const shell1 = await shellLoop();
-    const p2 = await runJob(2, true);
-    const shell2 = await shellLoop();
-    const shellMs = (shell0 + shell1 + shell2) / 3;
-    const shellP1 = (shell0 + shell1) / 2;
-    const shellP2 = (shell1 + shell2) / 2;
-    const fmt = (n: number) => n.toFixed(0).padStart(8);
-    console.log(`pipeline overhead, ${count} datums (one \`cp\` each, glob "/*")`);
+
+    const fmt = (n: number) => n.toFixed(0).padStart(6);
+    const ratio = (n: number) => n.toFixed(2).padStart(5);
     console.log(
-      `  plain shell loop (${count} x cp):      ${fmt(shellMs)} ms  (runs: ${[shell0, shell1, shell2].map((n) => n.toFixed(0)).join(', ')})`,
+      `pipeline overhead, ${count} datums (one \`cp\` each, glob "/*"), ${rounds} rounds`,
     );
-    console.log(`  job, parallelism 1:                 ${fmt(p1)} ms`);
-    console.log(`  job, parallelism 2:                 ${fmt(p2)} ms`);
+    const loops: number[] = [];
+    const p1: number[] = [];
+    const p2: number[] = [];
+    const r1: number[] = [];
+    const r2: number[] = [];
+    for (let round = 1; round <= rounds; round++) {
+      const before = await shellLoop();
+      const job1 = await runJob(1);
+      const middle = await shellLoop();
+      const job2 = await runJob(2);
+      const after = await shellLoop();
+      loops.push(before, middle, after);
+      p1.push(job1);
+      p2.push(job2);
+      r1.push(job1 / ((before + middle) / 2));
+      r2.push(job2 / ((middle + after) / 2));
+      console.log(
+        `  round ${round}: shell loops ${fmt(before)} ${fmt(middle)} ${fmt(after)} ms;` +
+          ` job p1 ${fmt(job1)} ms (ratio ${ratio(r1.at(-1) as number)});` +
+          ` job p2 ${fmt(job2)} ms (ratio ${ratio(r2.at(-1) as number)})`,
+      );
+    }
+    console.log(`  plain shell loop (${count} x cp), median: ${fmt(median(loops))} ms`);
+    console.log(`  job, parallelism 1, median:            ${fmt(median(p1))} ms`);
+    console.log(`  job, parallelism 2, median:            ${fmt(median(p2))} ms`);
+    console.log(`  overhead ratio, parallelism 1, median:  ${ratio(median(r1))}  (target <= 1.5)`);
+    console.log(`  overhead ratio, parallelism 2, median:  ${ratio(median(r2))}  (target <= 1.5)`);
     console.log(
-      `  overhead ratio, parallelism 1:      ${(p1 / shellP1).toFixed(2).padStart(8)}  (target <= 1.5)`,
+      `  datums per second, parallelism 1:      ${(count / (median(p1) / 1000)).toFixed(1).padStart(6)}`,
     );
     console.log(
-      `  overhead ratio, parallelism 2:      ${(p2 / shellP2).toFixed(2).padStart(8)}  (target <= 1.5)`,
-    );
-    console.log(
-      `  datums per second, parallelism 1:   ${(count / (p1 / 1000)).toFixed(1).padStart(8)}`,
-    );
-    console.log(
-      `  datums per second, parallelism 2:   ${(count / (p2 / 1000)).toFixed(1).padStart(8)}`,
+      `  datums per second, parallelism 2:      ${(count / (median(p2) / 1000)).toFixed(1).padStart(6)}`,
     );
   } finally {
     await server.close();

@@ -24,9 +24,12 @@
 // again; then `dirs` are made, `copies` copied (reflinks where the filesystem can) and `empties`
 // created empty. `collect` runs after a successful exit, once the next process has started:
 // every file under `out` is hashed and moved to `stage`/<sha256> (a link to a file becomes a
-// copy), then the slot is emptied for the next datum (what it held is moved to `trash`). After a failure the slot is left as it is
-// (errCmd still sees the inputs) and is rebuilt by the next prepare. Reading and renaming use
-// synchronous calls (cheaper than a thread-pool round trip); copies and large files do not.
+// copy), then the slot is emptied for the next datum (what it held is moved to `trash`). After
+// a failure the slot is left as it is (errCmd still sees the inputs) and is rebuilt by the next
+// prepare. Small files are copied, read and renamed with synchronous calls (cheaper than a
+// thread-pool round trip); large ones asynchronously.
+// Each shell's processes write their stdout and stderr to one log file of that shell under the
+// folder given as argv[2], read as it grows (lines reach the server within 200 ms).
 // When stdin ends (the server is gone), every process it started is killed and it exits.
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
@@ -34,11 +37,13 @@ import { createHash } from 'node:crypto';
 import {
   closeSync,
   constants,
+  copyFileSync,
   createReadStream,
+  fstatSync,
+  ftruncateSync,
   mkdirSync,
   openSync,
   readdirSync,
-  readFileSync,
   readSync,
   renameSync,
   rmSync,
@@ -60,9 +65,9 @@ const smallFile = 4 * 1024 * 1024;
 const readySlots = new Map();
 /** Stage folders made already. */
 const stages = new Set();
-/** Log files not in use: truncated and reused (cheaper than creating and removing one each). */
-const freeLogs = [];
-let logCount = 0;
+/** A shell's log file is emptied when a process ends and it has grown past this. */
+const logLimit = 1024 * 1024;
+let workerCount = 0;
 
 /** @type {Map<string, {running: number, limit: number, queue: any[]}>} */
 const groups = new Map();
@@ -104,14 +109,19 @@ const signalNames = Object.fromEntries(
 );
 
 function newWorker() {
+  const logPath = path.join(logDir, String(++workerCount));
+  const logFd = openSync(logPath, 'w+');
   const child = spawn('/bin/sh', [], {
     stdio: ['pipe', 'pipe', 'ignore'],
     env: {},
     detached: true,
   });
-  const worker = { child, current: null, dead: false };
+  // Every process it starts writes its stdout and stderr to the shell's log (opened once, as
+  // fd 3, appending); the launcher reads what a process added from `logOffset` on.
+  const worker = { child, current: null, dead: false, logPath, logFd, logOffset: 0 };
   workers.add(worker);
   child.stdin.on('error', () => undefined);
+  child.stdin.write(`exec 3>>${quote(logPath)}\n`);
   const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
   lines.on('line', (line) => {
     const [kind, id, value] = line.split(' ');
@@ -125,6 +135,9 @@ function newWorker() {
     const index = idleWorkers.indexOf(worker);
     if (index !== -1) idleWorkers.splice(index, 1);
     worker.current?.onWorkerGone();
+    closeSync(worker.logFd);
+    rmSync(`${worker.logPath}.in`, { force: true });
+    rmSync(worker.logPath, { force: true });
   };
   child.on('exit', gone);
   child.on('error', gone);
@@ -143,8 +156,8 @@ function killWorker(worker) {
 const quote = (text) => `'${String(text).replace(/'/g, "'\\''")}'`;
 const shellName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** The shell command that runs a request: cd, environment, exec, its output to `logPath`. */
-function shellCommand(request, logPath, stdinPath) {
+/** The shell command that runs a request: cd, environment, exec, its output to the log (fd 3). */
+function shellCommand(request, stdinPath) {
   const env = Object.entries(request.env ?? {});
   const argv = request.cmd.map(quote).join(' ');
   // `env -i` (one more exec) only when a variable's name is not a shell name.
@@ -152,7 +165,7 @@ function shellCommand(request, logPath, stdinPath) {
     ? `${env.length > 0 ? `export ${env.map(([k, v]) => quote(`${k}=${v}`)).join(' ')}; ` : ''}exec ${argv}`
     : `exec env -i ${env.map(([k, v]) => quote(`${k}=${v}`)).join(' ')} ${argv}`;
   return (
-    `(cd ${quote(request.cwd)} && ${run}) <${quote(stdinPath)} >>${quote(logPath)} 2>&1 & ` +
+    `(cd ${quote(request.cwd)} && ${run}) <${quote(stdinPath)} >&3 2>&3 3>&- & ` +
     `wait $!; echo "X ${request.id} $?"\n`
   );
 }
@@ -192,10 +205,10 @@ let trashCount = 0;
  * held is moved to `trash` (removed with the job's folder): a rename costs far less than
  * deleting a file, which frees its blocks.
  */
-function resetSlot(slot, trash) {
+function resetSlot(slot, trash, outEmpty) {
   readySlots.delete(slot.root);
   const discard = (full) => renameSync(full, path.join(trash, `${++trashCount}`));
-  for (const dir of [...slot.inputs, slot.out])
+  for (const dir of outEmpty ? slot.inputs : [...slot.inputs, slot.out])
     for (const name of readdirSync(dir)) discard(path.join(dir, name));
   const expected = new Set([...slot.inputs, slot.out].map((dir) => path.basename(dir)));
   for (const name of readdirSync(slot.pfs))
@@ -215,19 +228,44 @@ async function prepare(spec) {
   for (const dir of spec.dirs) ensureDir(dir);
   for (const [, dst] of spec.copies) ensureDir(path.dirname(dst));
   for (const file of spec.empties) ensureDir(path.dirname(file));
-  // Asynchronous: creating files can wait on the disk, and the launcher must stay free to start
-  // the next process the moment one exits.
-  await Promise.all([
-    ...spec.copies.map(([src, dst]) => fsp.copyFile(src, dst, constants.COPYFILE_FICLONE)),
-    ...spec.empties.map((file) => fsp.writeFile(file, '')),
-  ]);
+  for (const file of spec.empties) writeFileSync(file, '');
+  const large = [];
+  for (const [src, dst, size] of spec.copies) {
+    if (size > smallFile) large.push(fsp.copyFile(src, dst, constants.COPYFILE_FICLONE));
+    else copyFileSync(src, dst);
+  }
+  await Promise.all(large);
 }
 
-async function hashFile(file, size) {
+/** A file's sha256 and size: read whole when small, else streamed. */
+async function hashFile(file) {
   const hasher = createHash('sha256');
-  if (size <= smallFile) hasher.update(readFileSync(file));
-  else for await (const chunk of createReadStream(file)) hasher.update(chunk);
-  return hasher.digest('hex');
+  const fd = openSync(file, 'r');
+  let size;
+  try {
+    size = fstatSync(fd).size;
+    if (size <= smallFile) {
+      const bytes = Buffer.allocUnsafe(size);
+      let read = 0;
+      while (read < size) {
+        const n = readSync(fd, bytes, read, size - read, read);
+        if (n === 0) break;
+        read += n;
+      }
+      hasher.update(bytes.subarray(0, read));
+      size = read;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  if (size > smallFile) {
+    size = 0;
+    for await (const chunk of createReadStream(file)) {
+      hasher.update(chunk);
+      size += chunk.length;
+    }
+  }
+  return { hash: hasher.digest('hex'), size };
 }
 
 /** Hashes the outputs under `spec.out` and moves each to `spec.stage`/<hash>. */
@@ -238,28 +276,31 @@ async function collect(spec) {
     stages.add(spec.stage);
   }
   const outputs = [];
+  /** Whether every entry of `out` was a file, now moved (nothing left to empty). */
+  let outEmpty = true;
   const walk = async (dir, prefix) => {
     const names = readdirSync(dir, { withFileTypes: true });
     names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of names) {
       const full = path.join(dir, entry.name);
       const info = entry.isSymbolicLink() ? statSync(full) : null;
-      if (entry.isDirectory() || info?.isDirectory()) await walk(full, `${prefix}/${entry.name}`);
-      else if (entry.isFile() || info?.isFile()) {
+      if (entry.isDirectory() || info?.isDirectory()) {
+        outEmpty = false;
+        await walk(full, `${prefix}/${entry.name}`);
+      } else if (entry.isFile() || info?.isFile()) {
         // A link to a file becomes a copy of it: the staged file is what lands in the store.
         if (info) {
           await fsp.copyFile(full, `${full}.ivory-link`);
           renameSync(`${full}.ivory-link`, full);
         }
-        const size = info ? info.size : statSync(full).size;
-        const hash = await hashFile(full, size);
+        const { hash, size } = await hashFile(full);
         renameSync(full, path.join(spec.stage, hash));
         outputs.push({ path: `${prefix}/${entry.name}`, hash, sizeBytes: size });
-      }
+      } else outEmpty = false;
     }
   };
   await walk(spec.out, '');
-  return outputs;
+  return { outputs, outEmpty };
 }
 
 function pump(name) {
@@ -311,21 +352,19 @@ function start(entry) {
   const started = performance.now();
   let timer = null;
   let tail = null;
-  // Its stdout and stderr go to one file (cheaper than two pipes), read while it runs.
-  const logPath = freeLogs.pop() ?? path.join(logDir, String(++logCount));
-  let fd;
-  let offset = 0;
+  /** The shell running it; its stdout and stderr go to the shell's log, read while it runs. */
+  let worker = null;
   let pending = '';
   const readLog = () => {
     for (;;) {
       let n = 0;
       try {
-        n = readSync(fd, readBuffer, 0, readBuffer.length, offset);
+        n = readSync(worker.logFd, readBuffer, 0, readBuffer.length, worker.logOffset);
       } catch {
         return;
       }
       if (n === 0) return;
-      offset += n;
+      worker.logOffset += n;
       pending += readBuffer.toString('utf8', 0, n);
       let newline = pending.indexOf('\n');
       while (newline !== -1) {
@@ -341,16 +380,13 @@ function start(entry) {
     finished = true;
     clearTimeout(timer);
     clearInterval(tail);
-    if (fd !== undefined) {
+    if (worker) {
       readLog();
       if (pending) send({ t: 'line', id: request.id, line: pending });
-      try {
-        closeSync(fd);
-        freeLogs.push(logPath);
-      } catch {
-        // closed already
+      if (worker.logOffset > logLimit && !worker.dead) {
+        ftruncateSync(worker.logFd, 0);
+        worker.logOffset = 0;
       }
-      fd = undefined;
     }
     const ms = Math.round(performance.now() - started);
     // The next process starts before this one's outputs are read.
@@ -370,10 +406,10 @@ function start(entry) {
     entry.phase = 'collecting';
     const collectStarted = performance.now();
     collect(request.collect).then(
-      (outputs) => {
+      ({ outputs, outEmpty }) => {
         const slot = request.prepare?.slot;
         try {
-          if (slot) resetSlot(slot, request.collect.trash);
+          if (slot) resetSlot(slot, request.collect.trash, outEmpty);
         } catch {
           // left as it is: the next prepare rebuilds it
         }
@@ -393,29 +429,25 @@ function start(entry) {
       },
     );
   };
+  let shell;
   try {
-    fd = openSync(logPath, 'w+');
-  } catch (error) {
-    done({ error: `cannot open its log: ${error.message}` });
-    return;
-  }
-  let stdinPath = null;
-  if (request.stdin) {
-    stdinPath = `${logPath}.in`;
-    try {
-      writeFileSync(stdinPath, request.stdin);
-    } catch (error) {
-      done({ error: `cannot write its stdin: ${error.message}` });
-      return;
-    }
-  }
-  let worker;
-  try {
-    worker = idleWorkers.pop() ?? newWorker();
+    shell = idleWorkers.pop() ?? newWorker();
   } catch (error) {
     done({ error: error.message });
     return;
   }
+  let stdinPath = '/dev/null';
+  if (request.stdin) {
+    stdinPath = `${shell.logPath}.in`;
+    try {
+      writeFileSync(stdinPath, request.stdin);
+    } catch (error) {
+      idleWorkers.push(shell);
+      done({ error: `cannot write its stdin: ${error.message}` });
+      return;
+    }
+  }
+  worker = shell;
   entry.worker = worker;
   worker.current = {
     id: request.id,
@@ -432,9 +464,7 @@ function start(entry) {
       else done({ error: 'the shell that started it exited' });
     },
   };
-  worker.child.stdin.write(
-    shellCommand(request, logPath, stdinPath === null ? '/dev/null' : stdinPath),
-  );
+  worker.child.stdin.write(shellCommand(request, stdinPath));
   tail = setInterval(readLog, 200);
   if (request.timeoutMs > 0) {
     timer = setTimeout(() => {
