@@ -123,6 +123,66 @@ describe('transform and job options', () => {
     await expect(stat(marker)).rejects.toThrow();
   });
 
+  it('datumTimeout with parallelism 1: only the slow datum fails; datums queued behind it run', async () => {
+    const files: Record<string, string> = { '/a-slow.txt': 'slow' };
+    for (let i = 0; i < 8; i++) files[`/quick-${i}.txt`] = `quick ${i}`;
+    await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('mixed') });
+    await commitFiles(url, 'mixed', files);
+    await createPipeline(url, {
+      pipeline: pipeline('one-slow'),
+      transform: {
+        cmd: [
+          'sh',
+          '-c',
+          'for f in /pfs/mixed/*; do case "$f" in */a-slow.txt) sleep 5;; esac; cp "$f" /pfs/out/; done',
+        ],
+      },
+      parallelismSpec: { constant: 1 },
+      datumTimeout: '1s',
+      datumTries: 1,
+      input: { pfs: { repo: 'mixed', glob: '/*' } },
+    });
+    const job = await lastJob(url, 'one-slow');
+    expect(job.state).toBe('JOB_FAILURE');
+    const datums = await listDatums(url, job.job);
+    const failed = datums.filter((d: Json) => d.state === 'FAILED');
+    expect(failed.map((d: Json) => d.data[0].file.path)).toEqual(['/a-slow.txt']);
+    expect(datums.filter((d: Json) => d.state === 'SUCCESS')).toHaveLength(8);
+    expect(await systemLogs(job.job)).not.toContain(
+      expect.stringMatching(/datum failed: (?!timed out)/),
+    );
+  });
+
+  it('credits every output line to the datum that printed it, also without a final newline', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 10; i++) files[`/n${i}.txt`] = `n${i}`;
+    await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('chatty-in') });
+    await commitFiles(url, 'chatty-in', files);
+    await createPipeline(url, {
+      pipeline: pipeline('chatty'),
+      transform: {
+        cmd: [
+          'sh',
+          '-c',
+          'echo "first $PACH_DATUM_ID"; echo "to stderr $PACH_DATUM_ID" >&2; printf "last $PACH_DATUM_ID"',
+        ],
+      },
+      parallelismSpec: { constant: 1 },
+      input: { pfs: { repo: 'chatty-in', glob: '/*' } },
+    });
+    const job = await lastJob(url, 'chatty');
+    expect(job.state).toBe('JOB_SUCCESS');
+    const datums = await listDatums(url, job.job);
+    expect(datums).toHaveLength(10);
+    for (const datum of datums) {
+      const id = datum.datum.id as string;
+      const lines = (await results(url, 'pps_v2.API/GetLogs', { datum: { job: job.job, id } }))
+        .filter((l: Json) => l.user)
+        .map((l: Json) => l.message);
+      expect(lines).toEqual([`first ${id}`, `to stderr ${id}`, `last ${id}`]);
+    }
+  });
+
   it('jobTimeout: a job running longer is stopped and fails with the reason', async () => {
     const started = Date.now();
     await createPipeline(url, {

@@ -33,7 +33,7 @@
 // When stdin ends (the server is gone), every process it started is killed and it exits.
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants,
@@ -53,6 +53,7 @@ import {
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
 
 /** Where the processes' output is staged while they run (argv[2]). */
 const logDir = process.argv[2];
@@ -69,7 +70,7 @@ const stages = new Set();
 const logLimit = 1024 * 1024;
 let workerCount = 0;
 
-/** @type {Map<string, {running: number, limit: number, queue: any[]}>} */
+/** @type {Map<string, {limit: number, queue: any[], shells: Set<any>}>} */
 const groups = new Map();
 /** Requests being prepared or queued or running, by id. */
 const entries = new Map();
@@ -86,27 +87,28 @@ function flushOut() {
   process.stdout.write(text);
 }
 
-function group(name) {
-  let g = groups.get(name);
-  if (!g) {
-    g = { running: 0, limit: 1, queue: [] };
-    groups.set(name, g);
-  }
-  return g;
-}
-
 /**
  * Datum processes are started by long-lived shells (`sh`, each in a process group of its own):
  * forking a small shell costs far less than forking this Node process. A shell runs one process
- * at a time: it reports the process's pid ("P <id> <pid>") and exit status ("X <id> <status>").
- * Killing a process (a timeout, a stop) kills the shell's whole process group — the shell, the
- * process and whatever it started — and the shell is replaced.
+ * at a time and reports each exit status ("X <id> <status>" on its stdout). A group's shells
+ * are handed the group's next prepared request while they still run one, so a shell starts the
+ * next process the moment the last one exits, without waiting for this process to answer.
+ * Every process writes its stdout and stderr to its shell's log (fd 3, appending); after each
+ * process the shell appends a marker line naming it, so output is never credited to the wrong
+ * process. Killing a process (a timeout, a stop) kills the shell's whole process group — the
+ * shell, the process and whatever it started — and the shell is replaced; a request that was
+ * waiting in that shell is prepared again and queued first.
  */
 const workers = new Set();
 const idleWorkers = [];
 const signalNames = Object.fromEntries(
   Object.entries(osConstants.signals).map(([name, n]) => [n, name]),
 );
+/** A group's shell runs one request and holds at most this many more. */
+const shellQueueDepth = 1;
+/** Part of the log markers: a process cannot end another's output by accident. */
+const markerNonce = randomBytes(8).toString('hex');
+const marker = (id) => `\x1e${markerNonce}:${id}\x1e\n`;
 
 function newWorker() {
   const logPath = path.join(logDir, String(++workerCount));
@@ -116,17 +118,29 @@ function newWorker() {
     env: {},
     detached: true,
   });
-  // Every process it starts writes its stdout and stderr to the shell's log (opened once, as
-  // fd 3, appending); the launcher reads what a process added from `logOffset` on.
-  const worker = { child, current: null, dead: false, logPath, logFd, logOffset: 0 };
+  const worker = {
+    child,
+    /** Requests handed to it, in order: the first runs, the others wait in its input. */
+    queue: [],
+    /** Requests whose output may still be in the log (the first owns what is read next). */
+    logOwners: [],
+    group: null,
+    dead: false,
+    /** Set when this process killed it (a kill or a timeout of one of its requests). */
+    killedOnPurpose: false,
+    logPath,
+    logFd,
+    logOffset: 0,
+    logText: '',
+    decoder: new StringDecoder('utf8'),
+  };
   workers.add(worker);
   child.stdin.on('error', () => undefined);
   child.stdin.write(`exec 3>>${quote(logPath)}\n`);
   const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
   lines.on('line', (line) => {
     const [kind, id, value] = line.split(' ');
-    if (kind === 'X' && worker.current && String(worker.current.id) === id)
-      worker.current.onExit(Number(value));
+    if (kind === 'X') onProcessExit(worker, Number(id), Number(value));
   });
   const gone = () => {
     if (worker.dead) return;
@@ -134,18 +148,19 @@ function newWorker() {
     workers.delete(worker);
     const index = idleWorkers.indexOf(worker);
     if (index !== -1) idleWorkers.splice(index, 1);
-    worker.current?.onWorkerGone();
+    onWorkerGone(worker);
     closeSync(worker.logFd);
-    rmSync(`${worker.logPath}.in`, { force: true });
     rmSync(worker.logPath, { force: true });
   };
-  child.on('exit', gone);
+  // 'close': every exit status it printed has been read by then.
+  child.on('close', gone);
   child.on('error', gone);
   return worker;
 }
 
 function killWorker(worker) {
   if (worker.dead) return;
+  worker.killedOnPurpose = true;
   try {
     process.kill(-worker.child.pid, 'SIGKILL');
   } catch {
@@ -166,9 +181,53 @@ function shellCommand(request, stdinPath) {
     : `exec env -i ${env.map(([k, v]) => quote(`${k}=${v}`)).join(' ')} ${argv}`;
   return (
     `(cd ${quote(request.cwd)} && ${run}) <${quote(stdinPath)} >&3 2>&3 3>&- & ` +
-    `wait $!; echo "X ${request.id} $?"\n`
+    `wait $!; s=$?; printf '%s' ${quote(marker(request.id))} >&3; echo "X ${request.id} $s"\n`
   );
 }
+
+/** Sends the complete lines of `text` as `entry`'s output; returns the unfinished last line. */
+function sendLines(entry, text, final) {
+  let start = 0;
+  for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
+    if (entry) send({ t: 'line', id: entry.request.id, line: text.slice(start, newline) });
+    start = newline + 1;
+  }
+  const rest = text.slice(start);
+  if (!final) return rest;
+  if (entry && rest) send({ t: 'line', id: entry.request.id, line: rest });
+  return '';
+}
+
+/** Reads what the shell's processes added to its log and credits it to its owners. */
+function readLog(worker) {
+  for (;;) {
+    let n = 0;
+    try {
+      n = readSync(worker.logFd, readBuffer, 0, readBuffer.length, worker.logOffset);
+    } catch {
+      break;
+    }
+    if (n === 0) break;
+    worker.logOffset += n;
+    worker.logText += worker.decoder.write(readBuffer.subarray(0, n));
+  }
+  for (;;) {
+    const owner = worker.logOwners[0];
+    const at = owner ? worker.logText.indexOf(marker(owner.request.id)) : -1;
+    if (at === -1) {
+      worker.logText = sendLines(owner, worker.logText, false);
+      return;
+    }
+    sendLines(owner, worker.logText.slice(0, at), true);
+    worker.logText = worker.logText.slice(at + marker(owner.request.id).length);
+    worker.logOwners.shift();
+  }
+}
+
+/** Reads the logs of busy shells while their processes run (lines reach the server soon). */
+setInterval(() => {
+  for (const worker of workers) if (worker.queue.length > 0) readLog(worker);
+}, 200).unref();
 
 function exitMessage(entry, fields) {
   return {
@@ -303,14 +362,152 @@ async function collect(spec) {
   return { outputs, outEmpty };
 }
 
+function group(name) {
+  let g = groups.get(name);
+  if (!g) {
+    g = { limit: 1, queue: [], shells: new Set() };
+    groups.set(name, g);
+  }
+  return g;
+}
+
+/** Hands a group's prepared requests to shells: up to `limit` shells, each a short queue. */
 function pump(name) {
   const g = group(name);
-  while (g.running < Math.max(1, g.limit) && g.queue.length > 0) {
-    const entry = g.queue.shift();
-    g.running += 1;
-    start(entry);
+  while (g.shells.size < Math.max(1, g.limit) && g.queue.length > 0) {
+    let worker;
+    try {
+      worker = idleWorkers.pop() ?? newWorker();
+    } catch (error) {
+      const entry = g.queue.shift();
+      entries.delete(entry.request.id);
+      send(exitMessage(entry, { error: error.message }));
+      continue;
+    }
+    worker.group = name;
+    g.shells.add(worker);
+    assign(worker, g.queue.shift());
   }
-  if (g.running === 0 && g.queue.length === 0) groups.delete(name);
+  for (const worker of g.shells) {
+    while (worker.queue.length <= shellQueueDepth && g.queue.length > 0)
+      assign(worker, g.queue.shift());
+  }
+  if (g.shells.size === 0 && g.queue.length === 0) groups.delete(name);
+}
+
+function assign(worker, entry) {
+  const request = entry.request;
+  let stdinPath = '/dev/null';
+  if (request.stdin) {
+    stdinPath = entry.stdinPath = `${worker.logPath}.${request.id}.in`;
+    try {
+      writeFileSync(stdinPath, request.stdin);
+    } catch (error) {
+      finish(entry, { error: `cannot write its stdin: ${error.message}` });
+      return;
+    }
+  }
+  entry.worker = worker;
+  entry.phase = 'waiting';
+  worker.queue.push(entry);
+  worker.logOwners.push(entry);
+  worker.child.stdin.write(shellCommand(request, stdinPath));
+  if (worker.queue.length === 1) started(entry);
+}
+
+/** The request's process has started: the first in its shell's queue. */
+function started(entry) {
+  entry.phase = 'running';
+  entry.started = performance.now();
+  if (entry.request.timeoutMs > 0) {
+    entry.timer = setTimeout(() => {
+      entry.timedOut = true;
+      killWorker(entry.worker);
+    }, entry.request.timeoutMs);
+  }
+}
+
+function release(worker) {
+  const g = groups.get(worker.group);
+  g?.shells.delete(worker);
+  worker.group = null;
+  if (worker.logOffset > logLimit && worker.logOwners.length === 0) {
+    ftruncateSync(worker.logFd, 0);
+    worker.logOffset = 0;
+  }
+  idleWorkers.push(worker);
+}
+
+function onProcessExit(worker, id, status) {
+  const entry = worker.queue[0];
+  if (!entry || entry.request.id !== id) return;
+  readLog(worker);
+  if (worker.logOwners[0] === entry) {
+    // Its marker was not found (it cannot be missing, but its output must end with it).
+    worker.logText = sendLines(entry, worker.logText, true);
+    worker.logOwners.shift();
+  }
+  worker.queue.shift();
+  const name = worker.group;
+  if (worker.queue.length > 0) started(worker.queue[0]);
+  else release(worker);
+  if (status >= 128 && status - 128 in signalNames)
+    finish(entry, { code: null, signal: signalNames[status - 128] });
+  else finish(entry, { code: status, signal: null });
+  pump(name);
+}
+
+function onWorkerGone(worker) {
+  readLog(worker);
+  const name = worker.group;
+  groups.get(name)?.shells.delete(worker);
+  const held = worker.queue;
+  worker.queue = [];
+  const requeue = [];
+  held.forEach((entry, index) => {
+    // What it printed last may lack its marker: it is still its own.
+    if (worker.logOwners[0] === entry) sendLines(entry, worker.logText, true);
+    worker.logText = '';
+    worker.logOwners = worker.logOwners.filter((owner) => owner !== entry);
+    if (entry.killed || entry.timedOut) finish(entry, { code: null, signal: 'SIGKILL' });
+    else if (index === 0 && !worker.killedOnPurpose)
+      finish(entry, { error: 'the shell that started it exited' });
+    // Killed with another request of its shell: it never ran, or ran for an instant.
+    else requeue.push(entry);
+  });
+  for (const entry of requeue.reverse()) void prepareAgain(entry);
+  if (name !== null) pump(name);
+}
+
+/** A request whose shell was killed under it: its folder is rebuilt and it is queued first. */
+async function prepareAgain(entry) {
+  clearTimeout(entry.timer);
+  if (entry.stdinPath) rmSync(entry.stdinPath, { force: true });
+  Object.assign(entry, {
+    worker: null,
+    phase: 'preparing',
+    started: 0,
+    timer: null,
+    stdinPath: null,
+  });
+  if (entry.request.prepare) {
+    if (entry.request.prepare.slot) readySlots.delete(entry.request.prepare.slot.root);
+    try {
+      await prepare(entry.request.prepare);
+    } catch (error) {
+      entries.delete(entry.request.id);
+      send(exitMessage(entry, { prepareError: error.message }));
+      return;
+    }
+  }
+  if (entry.killed) {
+    entries.delete(entry.request.id);
+    send(exitMessage(entry, {}));
+    return;
+  }
+  entry.phase = 'queued';
+  group(entry.request.group).queue.unshift(entry);
+  pump(entry.request.group);
 }
 
 async function receive(request) {
@@ -321,10 +518,13 @@ async function receive(request) {
     killed: false,
     phase: 'preparing',
     prepareMs: 0,
+    started: 0,
+    timer: null,
+    stdinPath: null,
   };
   entries.set(request.id, entry);
   if (request.prepare) {
-    const started = performance.now();
+    const begun = performance.now();
     try {
       await prepare(request.prepare);
     } catch (error) {
@@ -332,7 +532,7 @@ async function receive(request) {
       send(exitMessage(entry, { prepareError: error.message }));
       return;
     }
-    entry.prepareMs = Math.round(performance.now() - started);
+    entry.prepareMs = Math.round(performance.now() - begun);
   }
   if (entry.killed) {
     entries.delete(request.id);
@@ -346,132 +546,48 @@ async function receive(request) {
   pump(request.group);
 }
 
-function start(entry) {
+/** A request's process ended (or never started): its outputs are collected, its slot emptied. */
+function finish(entry, result) {
   const request = entry.request;
-  entry.phase = 'running';
-  const started = performance.now();
-  let timer = null;
-  let tail = null;
-  /** The shell running it; its stdout and stderr go to the shell's log, read while it runs. */
-  let worker = null;
-  let pending = '';
-  const readLog = () => {
-    for (;;) {
-      let n = 0;
-      try {
-        n = readSync(worker.logFd, readBuffer, 0, readBuffer.length, worker.logOffset);
-      } catch {
-        return;
-      }
-      if (n === 0) return;
-      worker.logOffset += n;
-      pending += readBuffer.toString('utf8', 0, n);
-      let newline = pending.indexOf('\n');
-      while (newline !== -1) {
-        send({ t: 'line', id: request.id, line: pending.slice(0, newline) });
-        pending = pending.slice(newline + 1);
-        newline = pending.indexOf('\n');
-      }
-    }
-  };
-  let finished = false;
-  const done = (result) => {
-    if (finished) return;
-    finished = true;
-    clearTimeout(timer);
-    clearInterval(tail);
-    if (worker) {
-      readLog();
-      if (pending) send({ t: 'line', id: request.id, line: pending });
-      if (worker.logOffset > logLimit && !worker.dead) {
-        ftruncateSync(worker.logFd, 0);
-        worker.logOffset = 0;
-      }
-    }
-    const ms = Math.round(performance.now() - started);
-    // The next process starts before this one's outputs are read.
-    group(request.group).running -= 1;
-    pump(request.group);
-    const succeeded =
-      !result.error &&
-      !entry.killed &&
-      !entry.timedOut &&
-      !result.signal &&
-      (result.code === 0 || (request.accept ?? []).includes(result.code));
-    if (!request.collect || !succeeded) {
-      entries.delete(request.id);
-      send(exitMessage(entry, { ...result, ms }));
-      return;
-    }
-    entry.phase = 'collecting';
-    const collectStarted = performance.now();
-    collect(request.collect).then(
-      ({ outputs, outEmpty }) => {
-        const slot = request.prepare?.slot;
-        try {
-          if (slot) resetSlot(slot, request.collect.trash, outEmpty);
-        } catch {
-          // left as it is: the next prepare rebuilds it
-        }
-        entries.delete(request.id);
-        send(
-          exitMessage(entry, {
-            ...result,
-            ms,
-            outputs,
-            collectMs: Math.round(performance.now() - collectStarted),
-          }),
-        );
-      },
-      (error) => {
-        entries.delete(request.id);
-        send(exitMessage(entry, { ...result, ms, collectError: error.message }));
-      },
-    );
-  };
-  let shell;
-  try {
-    shell = idleWorkers.pop() ?? newWorker();
-  } catch (error) {
-    done({ error: error.message });
+  clearTimeout(entry.timer);
+  if (entry.stdinPath) rmSync(entry.stdinPath, { force: true });
+  const ms = entry.started ? Math.round(performance.now() - entry.started) : 0;
+  const succeeded =
+    !result.error &&
+    !entry.killed &&
+    !entry.timedOut &&
+    !result.signal &&
+    (result.code === 0 || (request.accept ?? []).includes(result.code));
+  if (!request.collect || !succeeded) {
+    entries.delete(request.id);
+    send(exitMessage(entry, { ...result, ms }));
     return;
   }
-  let stdinPath = '/dev/null';
-  if (request.stdin) {
-    stdinPath = `${shell.logPath}.in`;
-    try {
-      writeFileSync(stdinPath, request.stdin);
-    } catch (error) {
-      idleWorkers.push(shell);
-      done({ error: `cannot write its stdin: ${error.message}` });
-      return;
-    }
-  }
-  worker = shell;
-  entry.worker = worker;
-  worker.current = {
-    id: request.id,
-    onExit: (status) => {
-      worker.current = null;
-      if (!worker.dead) idleWorkers.push(worker);
-      if (status >= 128 && status - 128 in signalNames)
-        done({ code: null, signal: signalNames[status - 128] });
-      else done({ code: status, signal: null });
+  entry.phase = 'collecting';
+  const collectStarted = performance.now();
+  collect(request.collect).then(
+    ({ outputs, outEmpty }) => {
+      const slot = request.prepare?.slot;
+      try {
+        if (slot) resetSlot(slot, request.collect.trash, outEmpty);
+      } catch {
+        // left as it is: the next prepare rebuilds it
+      }
+      entries.delete(request.id);
+      send(
+        exitMessage(entry, {
+          ...result,
+          ms,
+          outputs,
+          collectMs: Math.round(performance.now() - collectStarted),
+        }),
+      );
     },
-    onWorkerGone: () => {
-      worker.current = null;
-      if (entry.killed || entry.timedOut) done({ code: null, signal: 'SIGKILL' });
-      else done({ error: 'the shell that started it exited' });
+    (error) => {
+      entries.delete(request.id);
+      send(exitMessage(entry, { ...result, ms, collectError: error.message }));
     },
-  };
-  worker.child.stdin.write(shellCommand(request, stdinPath));
-  tail = setInterval(readLog, 200);
-  if (request.timeoutMs > 0) {
-    timer = setTimeout(() => {
-      entry.timedOut = true;
-      killWorker(worker);
-    }, request.timeoutMs);
-  }
+  );
 }
 
 function kill(id) {
@@ -484,7 +600,8 @@ function kill(id) {
     entries.delete(id);
     send(exitMessage(entry, {}));
     pump(entry.request.group);
-  } else if (entry.phase === 'running' && entry.worker) killWorker(entry.worker);
+  } else if ((entry.phase === 'running' || entry.phase === 'waiting') && entry.worker)
+    killWorker(entry.worker);
 }
 
 function forget(prefix) {
