@@ -7,6 +7,29 @@ export default defineConfig({
     outDir: 'dist',
     sourcemap: true,
     chunkSizeWarningLimit: 2000,
+    rolldownOptions: {
+      output: {
+        // Fewer, larger chunks: a page load fetches its chunks over the six connections a
+        // browser opens to the server, so every dozen small files costs a couple of round trips.
+        codeSplitting: {
+          groups: [
+            // The node_modules code of the first paint, as one chunk beside the app's entry.
+            { name: 'vendor', tags: ['$initial'], test: /[\\/]node_modules[\\/]/, priority: 2 },
+            // The component library as one chunk per set of screens that share a piece of it;
+            // pieces under 60 kB join the closest set.
+            {
+              name: 'antd',
+              test: /[\\/]node_modules[\\/](antd|@ant-design|@rc-component|rc-[\w-]+)[\\/]/,
+              entriesAware: true,
+              entriesAwareMergeThreshold: 60_000,
+              priority: 1,
+            },
+          ],
+        },
+        // Group chunks are named after every screen that loads them: keep the group name only.
+        chunkFileNames: ({ name }) => `assets/${name.split('~')[0]}-[hash].js`,
+      },
+    },
   },
   server: {
     proxy: {

@@ -111,7 +111,12 @@ describe('web routes', () => {
     const page = await fetch(`${url}/lineage/default/repos/web`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Ivory test app');
-    expect(await fetch(`${url}/assets/app.js`).then((r) => r.text())).toBe('console.log(1)');
+    const asset = await fetch(`${url}/assets/app.js`);
+    expect(await asset.text()).toBe('console.log(1)');
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // index.html names the current assets: never kept without asking again.
+    expect((await fetch(`${url}/`)).headers.get('cache-control')).not.toContain('immutable');
+    expect(page.headers.get('cache-control')).not.toContain('immutable');
     const reserved = await fetch(`${url}/upload/nothing-here`);
     expect(reserved.status).toBe(404);
     expect(reserved.headers.get('content-type')).toBe('application/json');

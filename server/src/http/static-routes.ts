@@ -18,10 +18,28 @@ const notBuiltPage = `<!doctype html>
 <body><h1>Ivory</h1><p>web app not built: run npm run build</p></body></html>
 `;
 
-/** Serves the built web app with an SPA fallback to index.html; JSON 404s elsewhere. */
+/**
+ * The build names every file under assets/ by a hash of its content, so a browser may keep them
+ * for good: a page load after the first asks for none of them again.
+ */
+const HASHED_ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+/**
+ * Serves the built web app with an SPA fallback to index.html; JSON 404s elsewhere. Hashed assets
+ * are cached for good, index.html is revalidated.
+ */
 export async function registerStaticRoutes(app: FastifyInstance, webDist: string): Promise<void> {
   const built = existsSync(path.join(webDist, 'index.html'));
-  if (built) await app.register(fastifyStatic, { root: webDist });
+  const assetsDir = path.join(webDist, 'assets') + path.sep;
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      setHeaders: (reply, filePath) => {
+        if (filePath.startsWith(assetsDir))
+          reply.header('cache-control', HASHED_ASSET_CACHE_CONTROL);
+      },
+    });
+  }
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url;

@@ -25,6 +25,8 @@ export const queryKeys = {
     ['repos', project, repo, 'commit', commitId, 'files', path] as const,
   fileText: (url: string) => ['fileText', url] as const,
   filePreview: (url: string, renderer: string) => ['filePreview', renderer, url] as const,
+  /** A preview renderer's code (its chunk), not data: loaded once per page. */
+  previewRenderer: (renderer: string) => ['previewRenderer', renderer] as const,
   pipelinesSummary: (projects: readonly string[]) =>
     ['projects', 'pipelinesSummary', ...projects] as const,
   project: (project: string) => ['projects', project] as const,

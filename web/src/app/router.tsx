@@ -1,18 +1,26 @@
-import { Suspense, lazy, useEffect, type ComponentType } from 'react';
-import { Navigate, Outlet, useLocation, type RouteObject } from 'react-router';
+import { Suspense, useEffect, type ComponentType } from 'react';
+import { Navigate, Outlet, useLocation, type LoaderFunction, type RouteObject } from 'react-router';
 import { checkTokenExpiry } from '../features/auth/session.ts';
+import { commitRouteLoader } from '../features/commits/commit-route-loader.ts';
 import { RouteErrorBoundary } from '../features/errors/RouteErrorBoundary.tsx';
 import { UncaughtErrorGate } from '../features/errors/UncaughtErrorGate.tsx';
 import { useTelemetryTracking } from '../features/telemetry/useTelemetryTracking.ts';
 import { AppHeader } from './AppHeader.tsx';
 import { PageLoader } from './PageLoader.tsx';
+import type { RouteLoaderDeps } from './route-loader-deps.ts';
 
-/** A screen loaded on first use, from a module's named export. */
+type LazyScreen = () => Promise<ComponentType>;
+
+/**
+ * A screen loaded on first use, from a module's named export. The router loads it (route
+ * `lazy`) before rendering the route, in parallel with the route's loader, so no Suspense
+ * fallback stands in between.
+ */
 function lazyScreen<M extends Record<string, unknown>>(
   load: () => Promise<M>,
   name: keyof M & string,
-) {
-  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
+): LazyScreen {
+  return async () => (await load())[name] as ComponentType;
 }
 
 const screens = {
@@ -68,16 +76,16 @@ const screens = {
   ),
 };
 
-function route(path: string, Screen: ComponentType): RouteObject {
-  return { path, element: <Screen /> };
+function route(path: string, screen: LazyScreen, loader?: LoaderFunction): RouteObject {
+  return { path, lazy: { Component: screen }, loader };
 }
 
 /** A repo's upload, latest-commit and commit/file routes, under the console or the lineage. */
-function repoRoutes(repoPath: string): RouteObject[] {
+function repoRoutes(repoPath: string, deps: RouteLoaderDeps): RouteObject[] {
   return [
     route(`${repoPath}/upload`, screens.Upload),
     route(`${repoPath}/latest`, screens.LatestCommit),
-    route(`${repoPath}/commit/:commitId/*`, screens.Commit),
+    route(`${repoPath}/commit/:commitId/*`, screens.Commit, commitRouteLoader(deps)),
   ];
 }
 
@@ -92,8 +100,11 @@ function logRoutes(projectPath: string): RouteObject[] {
   ];
 }
 
-/** Every route of the app, in the spec's match order (section 2). */
-export const screenRoutes: RouteObject[] = [
+/**
+ * Every route of the app, in the spec's match order (section 2). Loaders start a screen's first
+ * requests with `deps` while its code loads.
+ */
+export const screenRoutes = (deps: RouteLoaderDeps): RouteObject[] => [
   // Pipeline editor
   route('/lineage/:projectId/create/pipeline', screens.PipelineEditor),
   route('/lineage/:projectId/update/pipeline/:pipelineId', screens.PipelineEditor),
@@ -104,7 +115,7 @@ export const screenRoutes: RouteObject[] = [
   route('/project/:projectId/pipelines/:tabId?', screens.Pipelines),
   route('/project/:projectId/jobs/subjobs', screens.SubJobs),
   route('/project/:projectId/jobs/:tabId?', screens.Jobs),
-  ...repoRoutes('/project/:projectId/repos/:repoId'),
+  ...repoRoutes('/project/:projectId/repos/:repoId', deps),
   route('/project/:projectId/defaults', screens.Defaults),
   route('/project/:projectId/secrets', screens.Secrets),
   route('/project/:projectId/trials', screens.Trials),
@@ -115,7 +126,7 @@ export const screenRoutes: RouteObject[] = [
   route('/lineage/:projectId', screens.Lineage),
   route('/lineage/:projectId/repos/:repoId', screens.Lineage),
   route('/lineage/:projectId/pipelines/:pipelineId/:tabId?', screens.Lineage),
-  ...repoRoutes('/lineage/:projectId/repos/:repoId'),
+  ...repoRoutes('/lineage/:projectId/repos/:repoId', deps),
   ...logRoutes('/lineage/:projectId'),
   // Benchmarking shell
   route('/flow/:name?', screens.Flow),
@@ -149,7 +160,15 @@ function RootLayout() {
   );
 }
 
-/** The route table handed to the router: one layout with the loader fallback and error boundary. */
-export const appRoutes: RouteObject[] = [
-  { element: <RootLayout />, errorElement: <RouteErrorBoundary />, children: screenRoutes },
+/**
+ * The route table handed to the router: one layout with the error boundary, and the page spinner
+ * shown until the first route's screen code has loaded.
+ */
+export const appRoutes = (deps: RouteLoaderDeps): RouteObject[] => [
+  {
+    element: <RootLayout />,
+    errorElement: <RouteErrorBoundary />,
+    HydrateFallback: PageLoader,
+    children: screenRoutes(deps),
+  },
 ];

@@ -10,7 +10,8 @@ import { createFakeApiClient } from './fake-api-client.ts';
 /** Renders the whole app at `path` with a test ApiClient; returns the user-event object too. */
 export function renderApp(path: string, client: ApiClient = createFakeApiClient({})) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
+  const routes = appRoutes({ queryClient, client, apiAccessible: async () => true });
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
   const user = userEvent.setup();
   const result = render(
     <AppProviders client={client} queryClient={queryClient}>

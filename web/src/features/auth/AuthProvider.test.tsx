@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { testIds } from '../../test-ids.ts';
 import { AccountMenu } from './AccountMenu.tsx';
 import type { AuthApi, AuthConfig } from './auth-api.ts';
-import { AUTH_CONFIG_RETRIES, AuthProvider } from './AuthProvider.tsx';
+import { AUTH_CONFIG_RETRIES } from './api-access.ts';
+import { AuthProvider } from './AuthProvider.tsx';
 import { SIGN_IN_ERROR_KEY, readLoginEntry, writeLoginEntry } from './sign-in.ts';
 
 const enabledConfig: AuthConfig = {

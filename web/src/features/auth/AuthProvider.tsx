@@ -3,6 +3,7 @@ import { Suspense, lazy, useCallback, useEffect, useMemo, useState, type ReactNo
 import { PageLoader } from '../../app/PageLoader.tsx';
 import { readRuntimeSettings } from '../../app/runtime-settings.ts';
 import { reportAuthenticated } from '../telemetry/telemetry.ts';
+import { authConfigQuery, authQueryKeys } from './api-access.ts';
 import { authApi as defaultAuthApi, isAuthDisabled, type AuthApi } from './auth-api.ts';
 import { AuthContext, type AuthState } from './auth-context.ts';
 import { hasStoredToken, saveToken, signOut, storeEmptyToken, storedToken } from './session.ts';
@@ -13,12 +14,6 @@ import { jwtDecode } from 'jwt-decode';
 const LoginScreen = lazy(async () => ({
   default: (await import('./LoginScreen.tsx')).LoginScreen,
 }));
-
-export const AUTH_CONFIG_RETRIES = 10;
-export const authQueryKeys = {
-  config: () => ['auth', 'config'] as const,
-  account: (token: string) => ['auth', 'account', token] as const,
-};
 
 /** Whether the page is the sign-in return path (never behind the sign-in step). */
 function onCallbackPath(): boolean {
@@ -42,12 +37,7 @@ export function AuthProvider({
   const [signInError, setSignInError] = useState<string | null>(takeSignInError);
   const [token, setToken] = useState(() => storedToken() ?? '');
 
-  const config = useQuery({
-    queryKey: authQueryKeys.config(),
-    queryFn: () => api.config(),
-    retry: AUTH_CONFIG_RETRIES,
-    staleTime: Infinity,
-  });
+  const config = useQuery(authConfigQuery(api));
   const disabled = config.data ? isAuthDisabled(config.data) : undefined;
 
   useEffect(() => {

@@ -1,6 +1,8 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
 import { screenRoutes } from '../../app/router.tsx';
+import { createFakeApiClient } from '../../test/fake-api-client.ts';
 import { renderApp } from '../../test/render.tsx';
 
 /** The shell's paths (spec section 2, "Shell of the variant application, in match order"). */
@@ -20,7 +22,12 @@ const shellOrder = [
 ];
 
 describe('shell route table', () => {
-  const paths = screenRoutes.map((route) => route.path);
+  const deps = {
+    queryClient: new QueryClient(),
+    client: createFakeApiClient({}),
+    apiAccessible: async () => false,
+  };
+  const paths = screenRoutes(deps).map((route) => route.path);
 
   it('holds the shell paths in the spec match order, with * last', () => {
     const positions = shellOrder.map((path) => paths.indexOf(path));

@@ -1,46 +1,25 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { deleteFilesInNewCommit, globFile, inspectFile, listFilesPage } from '@ivory/api';
+import { deleteFilesInNewCommit, globFile } from '@ivory/api';
 import { useApi } from '../../app/api-context.tsx';
 import { COMMIT_CONTENT_STALE_TIME_MS, queryKeys } from '../../app/query-keys.ts';
 import { fileHistoryPage } from './history.ts';
+import { fileInfoQuery, folderEntriesQuery, type FolderRef } from './queries.ts';
 
-export const FILE_PAGE_SIZE = 1000;
 /** Glob results shown at most (the rest are counted). */
 export const GLOB_MAX_RESULTS = 500;
 
-export interface FolderRef {
-  project: string;
-  repo: string;
-  commitId: string;
-  /** Absolute folder path, '/' for the root. */
-  path: string;
-}
-
 /** A folder's entries, fetched page by page with ListFile's pagination marker. */
-export function useFolderEntries({ project, repo, commitId, path }: FolderRef) {
+export function useFolderEntries(folder: FolderRef) {
   const client = useApi();
-  return useInfiniteQuery({
-    queryKey: queryKeys.files(project, repo, commitId, path),
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam, signal }) =>
-      listFilesPage(
-        client,
-        { project, repo, commitId, path, marker: pageParam, number: FILE_PAGE_SIZE },
-        signal,
-      ),
-    getNextPageParam: (lastPage) => lastPage.nextMarker,
-    staleTime: COMMIT_CONTENT_STALE_TIME_MS,
-  });
+  return useInfiniteQuery(folderEntriesQuery(client, folder));
 }
 
 /** Whether a route path names a file or a folder; skipped for the root. */
 export function useFileInfo(project: string, repo: string, commitId: string, path: string) {
   const client = useApi();
   return useQuery({
-    queryKey: queryKeys.fileInfo(project, repo, commitId, path),
-    queryFn: ({ signal }) => inspectFile(client, { project, repo, commitId, path }, signal),
+    ...fileInfoQuery(client, { project, repo, commitId, path }),
     enabled: path !== '/',
-    staleTime: COMMIT_CONTENT_STALE_TIME_MS,
   });
 }
 

@@ -1,14 +1,13 @@
-import { Alert, Empty, Flex, Segmented, Spin, Typography } from 'antd';
-import { Suspense, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Empty, Flex, Segmented, Typography } from 'antd';
+import { useState } from 'react';
 import type { FileInfo } from '@ivory/api';
 import { formatBytes } from '../../format/bytes.ts';
 import { testIds } from '../../test-ids.ts';
 import { VIEW_SOURCE_MAX_BYTES, previewDecision } from './registry.ts';
-import { SourcePreview, rendererComponents } from './renderers/index.ts';
-
-function baseName(path: string): string {
-  return path.split('/').filter(Boolean).at(-1) ?? '/';
-}
+import { rendererProps } from './renderer-props.ts';
+import { rendererQuery, type RendererModule } from './renderers/index.ts';
+import { Loading } from './renderers/Loading.tsx';
 
 /**
  * The preview pane of a file: the registry picks the renderer (loaded on first use); files too
@@ -23,15 +22,17 @@ export function FilePreview({
   url: string;
   downloadUrl: string;
 }) {
-  const name = baseName(info.file.path);
-  const sizeBytes = Number(info.sizeBytes);
+  const props = rendererProps(info, url, downloadUrl);
+  const { name, sizeBytes } = props;
   const decision = previewDecision({ path: info.file.path, sizeBytes: info.sizeBytes });
   const [mode, setMode] = useState<'preview' | 'source'>('preview');
   const canViewSource =
     decision.kind.viewSource && decision.show === 'preview' && sizeBytes <= VIEW_SOURCE_MAX_BYTES;
   const showSource = canViewSource && mode === 'source';
-  const props = { url, downloadUrl, name, sizeBytes, language: decision.kind.language };
-  const Renderer = rendererComponents[decision.kind.renderer];
+  const renderer = useQuery({
+    ...rendererQuery(showSource ? 'code' : decision.kind.renderer),
+    enabled: decision.show === 'preview',
+  });
 
   return (
     <aside
@@ -81,9 +82,12 @@ export function FilePreview({
           }
         />
       ) : (
-        <Suspense fallback={<Spin />}>
-          {showSource ? <SourcePreview {...props} /> : <Renderer key={url} {...props} />}
-        </Suspense>
+        <Loading pending={renderer.isPending} error={renderer.error}>
+          {() => {
+            const Renderer = (renderer.data as RendererModule).default;
+            return <Renderer key={`${showSource ? 'source' : 'preview'}:${url}`} {...props} />;
+          }}
+        </Loading>
       )}
     </aside>
   );

@@ -6,7 +6,7 @@ import {
   previewRegistry,
   type PreviewRenderer,
 } from './registry.ts';
-import { rendererComponents } from './renderers/index.ts';
+import { rendererModules } from './renderers/index.ts';
 
 const cases: Array<[string, PreviewRenderer]> = [
   ['/notes/README.md', 'markdown'],
@@ -34,8 +34,8 @@ describe('preview registry', () => {
 
   it('covers every renderer the spec lists, each with a lazily loaded component', () => {
     const renderers = new Set(cases.map(([, renderer]) => renderer));
-    expect([...renderers].sort()).toEqual(Object.keys(rendererComponents).sort());
-    expect(Object.keys(RENDERER_MAX_BYTES).sort()).toEqual(Object.keys(rendererComponents).sort());
+    expect([...renderers].sort()).toEqual(Object.keys(rendererModules).sort());
+    expect(Object.keys(RENDERER_MAX_BYTES).sort()).toEqual(Object.keys(rendererModules).sort());
   });
 
   it('offers view source for markdown, html, xml, csv and svg only', () => {

@@ -8,6 +8,8 @@ import { Loading } from './Loading.tsx';
 import type { RendererProps } from './types.ts';
 import { useText } from './useText.ts';
 
+export { prefetchText as prefetch } from './useText.ts';
+
 /** The CodeMirror language for a file: by the registry's language name, else by file name. */
 export function findLanguage(name: string, language: string): LanguageDescription | null {
   return (

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Typography } from 'antd';
 import { useRef } from 'react';
@@ -10,17 +10,26 @@ import type { RendererProps } from './types.ts';
 
 const ROW_HEIGHT = 28;
 
-/**
- * The first rows of a CSV/TSV file in a virtualised table. Only a prefix of the file is read
- * (a Range request), whatever its size.
- */
-export default function CsvPreview({ url, name }: RendererProps) {
+function firstRowsQuery({ url, name }: Pick<RendererProps, 'url' | 'name'>) {
   const delimiter = name.toLowerCase().endsWith('.tsv') ? '\t' : '';
-  const rows = useQuery({
+  return queryOptions({
     queryKey: queryKeys.filePreview(url, 'csv'),
     queryFn: ({ signal }) => loadFirstRows(url, { delimiter, signal }),
     staleTime: COMMIT_CONTENT_STALE_TIME_MS,
   });
+}
+
+/** The renderer's `prefetch` (see RendererModule): the first rows. */
+export function prefetch(queryClient: QueryClient, props: RendererProps): Promise<void> {
+  return queryClient.prefetchQuery(firstRowsQuery(props));
+}
+
+/**
+ * The first rows of a CSV/TSV file in a virtualised table. Only a prefix of the file is read
+ * (a Range request), whatever its size.
+ */
+export default function CsvPreview(props: RendererProps) {
+  const rows = useQuery(firstRowsQuery(props));
   return (
     <Loading pending={rows.isPending} error={rows.error}>
       {() => <CsvTable data={rows.data as CsvRows} />}

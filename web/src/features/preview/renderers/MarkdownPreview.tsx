@@ -4,6 +4,8 @@ import { Loading } from './Loading.tsx';
 import type { RendererProps } from './types.ts';
 import { useText } from './useText.ts';
 
+export { prefetchText as prefetch } from './useText.ts';
+
 /**
  * Markdown as HTML elements. Raw HTML in the file is dropped (`skipHtml`), and react-markdown's
  * default URL transform removes `javascript:` and other unsafe link targets.

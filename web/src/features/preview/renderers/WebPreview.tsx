@@ -3,6 +3,8 @@ import { Loading } from './Loading.tsx';
 import type { RendererProps } from './types.ts';
 import { useText } from './useText.ts';
 
+export { prefetchText as prefetch } from './useText.ts';
+
 /**
  * An HTML page in a fully sandboxed iframe (`sandbox=""`: no scripts, no forms, an opaque origin),
  * so nothing in the file can reach the console.

@@ -1,0 +1,48 @@
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { inspectFile, listFilesPage, type ApiClient } from '@ivory/api';
+import { COMMIT_CONTENT_STALE_TIME_MS, queryKeys } from '../../app/query-keys.ts';
+
+export const FILE_PAGE_SIZE = 1000;
+
+export interface FolderRef {
+  project: string;
+  repo: string;
+  commitId: string;
+  /** Absolute folder path, '/' for the root. */
+  path: string;
+}
+
+// The query options of the file browser's first requests, shared by its hooks and the commit
+// route's prefetch (prefetch-folder-or-file.ts): a prefetched answer is used, never fetched again.
+
+/** A folder's entries, page by page with ListFile's pagination marker. */
+export function folderEntriesQuery(
+  client: ApiClient,
+  { project, repo, commitId, path }: FolderRef,
+) {
+  return infiniteQueryOptions({
+    queryKey: queryKeys.files(project, repo, commitId, path),
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam, signal }) =>
+      listFilesPage(
+        client,
+        { project, repo, commitId, path, marker: pageParam, number: FILE_PAGE_SIZE },
+        signal,
+      ),
+    getNextPageParam: (lastPage) => lastPage.nextMarker,
+    staleTime: COMMIT_CONTENT_STALE_TIME_MS,
+  });
+}
+
+/** Whether a path names a file or a folder (InspectFile). */
+export function fileInfoQuery(
+  client: ApiClient,
+  ref: { project: string; repo: string; commitId: string; path: string },
+) {
+  const { project, repo, commitId, path } = ref;
+  return queryOptions({
+    queryKey: queryKeys.fileInfo(project, repo, commitId, path),
+    queryFn: ({ signal }) => inspectFile(client, { project, repo, commitId, path }, signal),
+    staleTime: COMMIT_CONTENT_STALE_TIME_MS,
+  });
+}
