@@ -163,6 +163,21 @@ describe('inputs', () => {
     await rm(marks, { recursive: true, force: true });
   });
 
+  it('outputs that are links to their inputs keep their bytes after later datums ran', async () => {
+    await createPipeline(url, {
+      pipeline: pipeline('linked'),
+      transform: { cmd: ['sh', '-c', 'ln /pfs/many/* /pfs/out/'] },
+      parallelismSpec: { constant: 1 },
+      input: { pfs: { repo: 'many', glob: '/*' } },
+    });
+    const job = await lastJob(url, 'linked');
+    expect(job.state).toBe('JOB_SUCCESS');
+    const outputs = await readAll(url, 'linked', job.job.id);
+    const expected: Record<string, string> = {};
+    for (let i = 0; i < 12; i++) expected[`/f${String(i).padStart(2, '0')}.txt`] = `file ${i}`;
+    expect(outputs).toEqual(expected);
+  });
+
   it('rejects specs the schema or the engine cannot take', async () => {
     const { call } = await import('./helpers/api-client.ts');
     const bad = await call(url, 'pps_v2.API/CreatePipelineV2', {

@@ -7,9 +7,9 @@
 //   {"t":"run","id":1,"cmd":["sh","-c","…"],"cwd":"…","env":{…},"stdin":"…","timeoutMs":0,
 //    "group":"job-7","limit":2,          run when fewer than `limit` of `group` are running
 //    "accept":[1],                      exit codes that count as success (besides 0)
-//    "prepare":{"slot":{"root":"…","pfs":"…","inputs":["…"],"out":"…","token":"…"},
+//    "prepare":{"slot":{"root":"…","pfs":"…","inputs":["…"],"out":"…","trash":"…","token":"…"},
 //               "dirs":["…"],"copies":[["src","dst",size]],"empties":["…"]},
-//    "collect":{"out":"…","stage":"…","trash":"…"}}     (both optional)
+//    "collect":{"out":"…","stage":"…"}}     (both optional)
 //   {"t":"kill","id":1}           kill it (its whole process group) or drop it from the queue
 //   {"t":"forget","prefix":"…"}   forget the slot folders under prefix (their job ended)
 // Out (stdout):
@@ -252,27 +252,60 @@ function exitMessage(entry, fields) {
 function rebuildSlot(slot) {
   readySlots.delete(slot.root);
   rmSync(slot.root, { recursive: true, force: true });
+  mkdirSync(slot.trash, { recursive: true });
   mkdirSync(slot.pfs, { recursive: true });
   for (const dir of slot.inputs) mkdirSync(dir);
   mkdirSync(slot.out);
 }
 
 let trashCount = 0;
+/**
+ * Spare files by trash folder: input copies of earlier datums, each the only name of its file,
+ * overwritten to become a later datum's input. A new file costs an inode, which ext4 allocates
+ * slowly after many deletions; overwriting a spare one does not.
+ */
+const spares = new Map();
+const maxSpares = 64;
 
 /**
  * Empties a slot after a successful datum so the next one finds only its own files. What it
- * held is moved to `trash` (removed with the job's folder): a rename costs far less than
- * deleting a file, which frees its blocks.
+ * held is moved to its `trash` folder (removed with the job's folder): a rename costs far less
+ * than deleting a file, which frees its blocks. Input files become spares.
  */
-function resetSlot(slot, trash, outEmpty) {
+function resetSlot(slot, outEmpty) {
   readySlots.delete(slot.root);
-  const discard = (full) => renameSync(full, path.join(trash, `${++trashCount}`));
-  for (const dir of outEmpty ? slot.inputs : [...slot.inputs, slot.out])
-    for (const name of readdirSync(dir)) discard(path.join(dir, name));
+  const discard = (full) => {
+    const target = path.join(slot.trash, `${process.pid}-${++trashCount}`);
+    renameSync(full, target);
+    return target;
+  };
+  let pool = spares.get(slot.trash);
+  if (!pool) spares.set(slot.trash, (pool = []));
+  for (const dir of slot.inputs)
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const moved = discard(path.join(dir, entry.name));
+      // A file with another name (a link the process made) must keep its bytes.
+      if (entry.isFile() && pool.length < maxSpares && statSync(moved).nlink === 1)
+        pool.push(moved);
+    }
+  if (!outEmpty) for (const name of readdirSync(slot.out)) discard(path.join(slot.out, name));
   const expected = new Set([...slot.inputs, slot.out].map((dir) => path.basename(dir)));
   for (const name of readdirSync(slot.pfs))
     if (!expected.has(name)) discard(path.join(slot.pfs, name));
   readySlots.set(slot.root, slot.token);
+}
+
+/** Copies a small file to `dst`, over a spare file of the slot's trash when there is one. */
+function copySmall(src, dst, slot) {
+  const spare = slot ? spares.get(slot.trash)?.pop() : undefined;
+  if (spare) {
+    try {
+      renameSync(spare, dst);
+    } catch {
+      // gone with its job's folder: a new file then
+    }
+  }
+  copyFileSync(src, dst);
 }
 
 async function prepare(spec) {
@@ -291,7 +324,7 @@ async function prepare(spec) {
   const large = [];
   for (const [src, dst, size] of spec.copies) {
     if (size > smallFile) large.push(fsp.copyFile(src, dst, constants.COPYFILE_FICLONE));
-    else copyFileSync(src, dst);
+    else copySmall(src, dst, spec.slot);
   }
   await Promise.all(large);
 }
@@ -331,7 +364,6 @@ async function hashFile(file) {
 async function collect(spec) {
   if (!stages.has(spec.stage)) {
     mkdirSync(spec.stage, { recursive: true });
-    mkdirSync(spec.trash, { recursive: true });
     stages.add(spec.stage);
   }
   const outputs = [];
@@ -569,7 +601,7 @@ function finish(entry, result) {
     ({ outputs, outEmpty }) => {
       const slot = request.prepare?.slot;
       try {
-        if (slot) resetSlot(slot, request.collect.trash, outEmpty);
+        if (slot) resetSlot(slot, outEmpty);
       } catch {
         // left as it is: the next prepare rebuilds it
       }
@@ -608,6 +640,7 @@ function forget(prefix) {
   const under = (dir) => dir === prefix || dir.startsWith(prefix + path.sep);
   for (const root of readySlots.keys()) if (under(root)) readySlots.delete(root);
   for (const stage of stages) if (under(stage)) stages.delete(stage);
+  for (const trash of spares.keys()) if (under(trash)) spares.delete(trash);
 }
 
 const input = createInterface({ input: process.stdin, crlfDelay: Infinity });

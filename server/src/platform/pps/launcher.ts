@@ -29,9 +29,9 @@ export interface LaunchRequest {
   prepare?: PrepareSpec;
   /**
    * Done after a successful exit: each file under `out` is hashed and moved to `stage`/<hash>;
-   * then the slot is emptied into `trash` (removed later with the job's folder).
+   * then the slot is emptied into its `trash` folder.
    */
-  collect?: { out: string; stage: string; trash: string };
+  collect?: { out: string; stage: string };
   signal?: AbortSignal;
   onLine?: (line: string) => void;
 }
@@ -46,6 +46,8 @@ export interface SlotFolder {
   /** One folder per input, under `pfs`. */
   inputs: string[];
   out: string;
+  /** Where emptying the slot moves what it held (removed later with the job's folder). */
+  trash: string;
   /** Differs between job runs, so a new run never trusts a folder an earlier one left. */
   token: string;
 }

@@ -32,7 +32,6 @@ import {
   rewritePfs,
   slotDirs,
   stageDir,
-  trashDir,
   type DatumDirs,
   type ProcessResult,
 } from './worker.ts';
@@ -652,7 +651,7 @@ export class Runner {
         spec.transform.acceptReturnCode,
         {
           prepare: prepared.spec,
-          collect: { out: dirs.out, stage: stageDir(run.jobDir), trash: trashDir(run.jobDir) },
+          collect: { out: dirs.out, stage: stageDir(run.jobDir) },
         },
       );
       if (signal.aborted) return;

@@ -9,23 +9,20 @@ export interface DatumDirs {
   root: string;
   pfs: string;
   out: string;
+  /** What emptying the folder between datums moves out of the way (shared by the job). */
+  trash: string;
 }
 
 /** The folder the job's `index`th datum worker reuses for one datum after another. */
 export function slotDirs(jobDir: string, index: number): DatumDirs {
   const root = path.join(jobDir, `slot-${index}`);
   const pfs = path.join(root, 'pfs');
-  return { root, pfs, out: path.join(pfs, 'out') };
+  return { root, pfs, out: path.join(pfs, 'out'), trash: path.join(jobDir, 'trash') };
 }
 
 /** Where successful datums' outputs wait, named by their sha256, until the job ends. */
 export function stageDir(jobDir: string): string {
   return path.join(jobDir, 'staged');
-}
-
-/** What slots held between datums, removed with the job's folder. */
-export function trashDir(jobDir: string): string {
-  return path.join(jobDir, 'trash');
 }
 
 /**
