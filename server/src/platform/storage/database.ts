@@ -15,6 +15,20 @@ export function openDatabase(dataDir: string): Db {
   return db;
 }
 
+/**
+ * Runs `fn` (one write transaction) with synchronous = NORMAL: its commit skips the WAL fsync,
+ * so it survives a crash of the process but maybe not a power cut; the next FULL commit makes it
+ * durable. Only for rows whose loss the caller detects and recovers from.
+ */
+export function withoutFsync<T>(db: Db, fn: () => T): T {
+  db.pragma('synchronous = NORMAL');
+  try {
+    return fn();
+  } finally {
+    db.pragma('synchronous = FULL');
+  }
+}
+
 function migrate(db: Db): void {
   db.exec(
     'CREATE TABLE IF NOT EXISTS migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)',
