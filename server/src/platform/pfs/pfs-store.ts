@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Statement } from 'better-sqlite3';
 import { alreadyExists, failedPrecondition, invalidArgument, notFound } from '../../errors.ts';
 import type { Db } from '../storage/database.ts';
 import type { CommitEvents } from './commit-events.ts';
@@ -47,10 +48,25 @@ const describeRepo = (repo: RepoRow) => `${repo.project}/${repo.name}`;
  * transaction, so a failed call changes nothing.
  */
 export class PfsStore {
+  private readonly statements = new Map<string, Statement>();
+
   constructor(
     private readonly db: Db,
     private readonly events: CommitEvents,
   ) {}
+
+  /**
+   * A prepared statement, cached by its SQL: compiling one costs more than running it (a file
+   * write runs five). Handed out with plucking off; callers that pluck turn it on each time.
+   */
+  private prepare(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    } else if (statement.reader) statement.pluck(false);
+    return statement;
+  }
 
   transaction<T>(work: () => T): T {
     return this.db.transaction(work)();
@@ -64,19 +80,19 @@ export class PfsStore {
       const existing = this.findProject(name);
       if (existing && !update) throw alreadyExists(`project ${name} already exists`);
       if (existing) {
-        this.db
-          .prepare('UPDATE projects SET description = ? WHERE name = ?')
-          .run(description, name);
+        this.prepare('UPDATE projects SET description = ? WHERE name = ?').run(description, name);
       } else {
-        this.db
-          .prepare('INSERT INTO projects (name, description, created_at) VALUES (?, ?, ?)')
-          .run(name, description, Date.now());
+        this.prepare('INSERT INTO projects (name, description, created_at) VALUES (?, ?, ?)').run(
+          name,
+          description,
+          Date.now(),
+        );
       }
     });
   }
 
   findProject(name: string): ProjectRow | undefined {
-    return this.db.prepare('SELECT * FROM projects WHERE name = ?').get(name) as
+    return this.prepare('SELECT * FROM projects WHERE name = ?').get(name) as
       ProjectRow | undefined;
   }
 
@@ -87,26 +103,27 @@ export class PfsStore {
   }
 
   listProjects(): ProjectRow[] {
-    return this.db.prepare('SELECT * FROM projects ORDER BY name').all() as ProjectRow[];
+    return this.prepare('SELECT * FROM projects ORDER BY name').all() as ProjectRow[];
   }
 
   deleteProject(name: string, force: boolean): void {
     this.transaction(() => {
       this.getProject(name);
-      const repos = this.db.prepare('SELECT * FROM repos WHERE project = ?').all(name) as RepoRow[];
+      const repos = this.prepare('SELECT * FROM repos WHERE project = ?').all(name) as RepoRow[];
       if (repos.length > 0 && !force) {
         throw failedPrecondition(`project ${name} is not empty: it has ${repos.length} repos`);
       }
       for (const repo of repos) this.deleteRepoRows(repo.id);
-      this.db.prepare('DELETE FROM projects WHERE name = ?').run(name);
+      this.prepare('DELETE FROM projects WHERE name = ?').run(name);
     });
   }
 
   setProjectMetadata(name: string, metadata: Record<string, string>): void {
     this.getProject(name);
-    this.db
-      .prepare('UPDATE projects SET metadata = ? WHERE name = ?')
-      .run(JSON.stringify(metadata), name);
+    this.prepare('UPDATE projects SET metadata = ? WHERE name = ?').run(
+      JSON.stringify(metadata),
+      name,
+    );
   }
 
   // ---- repos ----------------------------------------------------------------------------
@@ -121,24 +138,22 @@ export class PfsStore {
       if (existing && !update)
         throw alreadyExists(`repo ${ref.name} already exists in project ${ref.project}`);
       if (existing) {
-        this.db
-          .prepare('UPDATE repos SET description = ? WHERE id = ?')
-          .run(description, existing.id);
+        this.prepare('UPDATE repos SET description = ? WHERE id = ?').run(description, existing.id);
       } else {
-        this.db
-          .prepare(
-            'INSERT INTO repos (project, name, type, description, created_at) VALUES (?, ?, ?, ?, ?)',
-          )
-          .run(ref.project, ref.name, ref.type, description, Date.now());
+        this.prepare(
+          'INSERT INTO repos (project, name, type, description, created_at) VALUES (?, ?, ?, ?, ?)',
+        ).run(ref.project, ref.name, ref.type, description, Date.now());
       }
       return this.getRepo(ref);
     });
   }
 
   findRepo(ref: RepoRef): RepoRow | undefined {
-    return this.db
-      .prepare('SELECT * FROM repos WHERE project = ? AND name = ? AND type = ?')
-      .get(ref.project, ref.name, ref.type) as RepoRow | undefined;
+    return this.prepare('SELECT * FROM repos WHERE project = ? AND name = ? AND type = ?').get(
+      ref.project,
+      ref.name,
+      ref.type,
+    ) as RepoRow | undefined;
   }
 
   getRepo(ref: RepoRef): RepoRow {
@@ -152,7 +167,7 @@ export class PfsStore {
   }
 
   repoById(id: number): RepoRow {
-    return this.db.prepare('SELECT * FROM repos WHERE id = ?').get(id) as RepoRow;
+    return this.prepare('SELECT * FROM repos WHERE id = ?').get(id) as RepoRow;
   }
 
   listRepos(filter: { type: RepoType | null; projects: string[] }): RepoRow[] {
@@ -167,9 +182,9 @@ export class PfsStore {
       params.push(...filter.projects);
     }
     const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
-    return this.db
-      .prepare(`SELECT * FROM repos ${where} ORDER BY project, name, type`)
-      .all(...params) as RepoRow[];
+    return this.prepare(`SELECT * FROM repos ${where} ORDER BY project, name, type`).all(
+      ...params,
+    ) as RepoRow[];
   }
 
   deleteRepo(ref: RepoRef): void {
@@ -178,20 +193,19 @@ export class PfsStore {
   }
 
   private deleteRepoRows(repoId: number): void {
-    this.db
-      .prepare(
-        'DELETE FROM files WHERE commit_rowid IN (SELECT rowid FROM commits WHERE repo_id = ?)',
-      )
-      .run(repoId);
-    this.db.prepare('DELETE FROM branches WHERE repo_id = ?').run(repoId);
-    this.db.prepare('DELETE FROM commits WHERE repo_id = ?').run(repoId);
-    this.db.prepare('DELETE FROM repos WHERE id = ?').run(repoId);
+    this.prepare(
+      'DELETE FROM files WHERE commit_rowid IN (SELECT rowid FROM commits WHERE repo_id = ?)',
+    ).run(repoId);
+    this.prepare('DELETE FROM branches WHERE repo_id = ?').run(repoId);
+    this.prepare('DELETE FROM commits WHERE repo_id = ?').run(repoId);
+    this.prepare('DELETE FROM repos WHERE id = ?').run(repoId);
   }
 
   setRepoMetadata(repo: RepoRow, metadata: Record<string, string>): void {
-    this.db
-      .prepare('UPDATE repos SET metadata = ? WHERE id = ?')
-      .run(JSON.stringify(metadata), repo.id);
+    this.prepare('UPDATE repos SET metadata = ? WHERE id = ?').run(
+      JSON.stringify(metadata),
+      repo.id,
+    );
   }
 
   /** Size of the repo: the size of the head commit of master. */
@@ -203,9 +217,10 @@ export class PfsStore {
   // ---- branches -------------------------------------------------------------------------
 
   findBranch(repo: RepoRow, name: string): BranchRow | undefined {
-    return this.db
-      .prepare('SELECT * FROM branches WHERE repo_id = ? AND name = ?')
-      .get(repo.id, name) as BranchRow | undefined;
+    return this.prepare('SELECT * FROM branches WHERE repo_id = ? AND name = ?').get(
+      repo.id,
+      name,
+    ) as BranchRow | undefined;
   }
 
   getBranch(repo: RepoRow, name: string): BranchRow {
@@ -215,9 +230,9 @@ export class PfsStore {
   }
 
   listBranches(repo: RepoRow): BranchRow[] {
-    return this.db
-      .prepare('SELECT * FROM branches WHERE repo_id = ? ORDER BY name')
-      .all(repo.id) as BranchRow[];
+    return this.prepare('SELECT * FROM branches WHERE repo_id = ? ORDER BY name').all(
+      repo.id,
+    ) as BranchRow[];
   }
 
   /** Points a branch at `head`; without a head a new branch gets an empty finished commit. */
@@ -231,39 +246,40 @@ export class PfsStore {
         this.finishCommitRow(this.commitByRowid(headRowid), '', '');
       }
       const now = Date.now();
-      this.db
-        .prepare(
-          `INSERT INTO branches (repo_id, name, head_rowid, provenance, created_at, updated_at)
+      this.prepare(
+        `INSERT INTO branches (repo_id, name, head_rowid, provenance, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?)
            ON CONFLICT (repo_id, name) DO UPDATE SET head_rowid = excluded.head_rowid,
              provenance = excluded.provenance, updated_at = excluded.updated_at`,
-        )
-        .run(repo.id, name, headRowid, JSON.stringify(provenance), now, now);
+      ).run(repo.id, name, headRowid, JSON.stringify(provenance), now, now);
     });
     this.events.notify();
   }
 
   deleteBranch(repo: RepoRow, name: string): void {
     this.getBranch(repo, name);
-    this.db.prepare('DELETE FROM branches WHERE repo_id = ? AND name = ?').run(repo.id, name);
+    this.prepare('DELETE FROM branches WHERE repo_id = ? AND name = ?').run(repo.id, name);
   }
 
   setBranchMetadata(branch: BranchRow, metadata: Record<string, string>): void {
-    this.db
-      .prepare('UPDATE branches SET metadata = ? WHERE repo_id = ? AND name = ?')
-      .run(JSON.stringify(metadata), branch.repo_id, branch.name);
+    this.prepare('UPDATE branches SET metadata = ? WHERE repo_id = ? AND name = ?').run(
+      JSON.stringify(metadata),
+      branch.repo_id,
+      branch.name,
+    );
   }
 
   // ---- commits --------------------------------------------------------------------------
 
   commitByRowid(rowid: number): CommitRow {
-    return this.db.prepare('SELECT rowid, * FROM commits WHERE rowid = ?').get(rowid) as CommitRow;
+    return this.prepare('SELECT rowid, * FROM commits WHERE rowid = ?').get(rowid) as CommitRow;
   }
 
   findCommit(repo: RepoRow, id: string): CommitRow | undefined {
-    return this.db
-      .prepare('SELECT rowid, * FROM commits WHERE repo_id = ? AND id = ?')
-      .get(repo.id, id) as CommitRow | undefined;
+    return this.prepare('SELECT rowid, * FROM commits WHERE repo_id = ? AND id = ?').get(
+      repo.id,
+      id,
+    ) as CommitRow | undefined;
   }
 
   /**
@@ -320,12 +336,10 @@ export class PfsStore {
       const rowid = this.insertCommit(repo, branchName || null, parent, description, origin, id);
       if (branchName) {
         const now = Date.now();
-        this.db
-          .prepare(
-            `INSERT INTO branches (repo_id, name, head_rowid, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+        this.prepare(
+          `INSERT INTO branches (repo_id, name, head_rowid, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
              ON CONFLICT (repo_id, name) DO UPDATE SET head_rowid = excluded.head_rowid, updated_at = excluded.updated_at`,
-          )
-          .run(repo.id, branchName, rowid, now, now);
+        ).run(repo.id, branchName, rowid, now, now);
       }
       return this.commitByRowid(rowid);
     });
@@ -341,20 +355,16 @@ export class PfsStore {
     origin: OriginKind,
     id: string = newCommitId(),
   ): number {
-    const result = this.db
-      .prepare(
-        `INSERT INTO commits (repo_id, id, branch_name, parent_rowid, origin, description, started_at)
+    const result = this.prepare(
+      `INSERT INTO commits (repo_id, id, branch_name, parent_rowid, origin, description, started_at)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(repo.id, id, branchName, parent?.rowid ?? null, origin, description, Date.now());
+    ).run(repo.id, id, branchName, parent?.rowid ?? null, origin, description, Date.now());
     const rowid = Number(result.lastInsertRowid);
     if (parent) {
-      this.db
-        .prepare(
-          `INSERT INTO files (commit_rowid, path, dir, name, type, hash, size_bytes, committed_at)
+      this.prepare(
+        `INSERT INTO files (commit_rowid, path, dir, name, type, hash, size_bytes, committed_at)
            SELECT ?, path, dir, name, type, hash, size_bytes, committed_at FROM files WHERE commit_rowid = ?`,
-        )
-        .run(rowid, parent.rowid);
+      ).run(rowid, parent.rowid);
     }
     return rowid;
   }
@@ -382,7 +392,7 @@ export class PfsStore {
     this.transaction(() => {
       const current = this.commitByRowid(commit.rowid);
       if (!isOpen(current)) throw failedPrecondition(`commit ${commit.id} is already finished`);
-      this.db.prepare('DELETE FROM files WHERE commit_rowid = ?').run(commit.rowid);
+      this.prepare('DELETE FROM files WHERE commit_rowid = ?').run(commit.rowid);
       for (const file of files) this.putFile(current, file);
       this.finishCommitRow(current, '', error);
       alsoInTransaction?.();
@@ -399,14 +409,12 @@ export class PfsStore {
         throw failedPrecondition(
           `commit ${commit.id} is finished: only an open commit can be cleared`,
         );
-      this.db.prepare('DELETE FROM files WHERE commit_rowid = ?').run(current.rowid);
+      this.prepare('DELETE FROM files WHERE commit_rowid = ?').run(current.rowid);
       if (current.parent_rowid !== null) {
-        this.db
-          .prepare(
-            `INSERT INTO files (commit_rowid, path, dir, name, type, hash, size_bytes, committed_at)
+        this.prepare(
+          `INSERT INTO files (commit_rowid, path, dir, name, type, hash, size_bytes, committed_at)
              SELECT ?, path, dir, name, type, hash, size_bytes, committed_at FROM files WHERE commit_rowid = ?`,
-          )
-          .run(current.rowid, current.parent_rowid);
+        ).run(current.rowid, current.parent_rowid);
       }
     });
     this.events.notify();
@@ -418,16 +426,16 @@ export class PfsStore {
    */
   deleteAll(): void {
     this.transaction(() => {
-      for (const repo of this.db.prepare('SELECT * FROM repos').all() as RepoRow[])
+      for (const repo of this.prepare('SELECT * FROM repos').all() as RepoRow[])
         this.deleteRepoRows(repo.id);
-      this.db.prepare("DELETE FROM projects WHERE name != 'default'").run();
+      this.prepare("DELETE FROM projects WHERE name != 'default'").run();
     });
     this.events.notify();
   }
 
   /** Records that `commit` was computed from `from` (pipeline output ← input commits). */
   addProvenance(commit: CommitRow, from: CommitRow[]): void {
-    const insert = this.db.prepare(
+    const insert = this.prepare(
       'INSERT OR IGNORE INTO commit_provenance (commit_rowid, from_rowid) VALUES (?, ?)',
     );
     this.transaction(() => {
@@ -437,40 +445,26 @@ export class PfsStore {
 
   /** Commits `commit` was computed from. */
   directProvenance(commit: CommitRow): CommitRow[] {
-    return this.db
-      .prepare(
-        `SELECT c.rowid, c.* FROM commit_provenance p JOIN commits c ON c.rowid = p.from_rowid
+    return this.prepare(
+      `SELECT c.rowid, c.* FROM commit_provenance p JOIN commits c ON c.rowid = p.from_rowid
          WHERE p.commit_rowid = ? ORDER BY c.rowid`,
-      )
-      .all(commit.rowid) as CommitRow[];
+    ).all(commit.rowid) as CommitRow[];
   }
 
   /** Commits computed from `commit`. */
   directSubvenance(commit: CommitRow): CommitRow[] {
-    return this.db
-      .prepare(
-        `SELECT c.rowid, c.* FROM commit_provenance p JOIN commits c ON c.rowid = p.commit_rowid
+    return this.prepare(
+      `SELECT c.rowid, c.* FROM commit_provenance p JOIN commits c ON c.rowid = p.commit_rowid
          WHERE p.from_rowid = ? ORDER BY c.rowid`,
-      )
-      .all(commit.rowid) as CommitRow[];
+    ).all(commit.rowid) as CommitRow[];
   }
 
   private finishCommitRow(commit: CommitRow, description: string, error: string): void {
     const now = Date.now();
-    this.db
-      .prepare(
-        `UPDATE commits SET finishing_at = ?, finished_at = ?, size_bytes = ?, error = ?,
+    this.prepare(
+      `UPDATE commits SET finishing_at = ?, finished_at = ?, size_bytes = ?, error = ?,
            description = CASE WHEN ? = '' THEN description ELSE ? END WHERE rowid = ?`,
-      )
-      .run(
-        now,
-        now,
-        this.sumFileSizes(commit.rowid),
-        error,
-        description,
-        description,
-        commit.rowid,
-      );
+    ).run(now, now, this.sumFileSizes(commit.rowid), error, description, description, commit.rowid);
   }
 
   /**
@@ -504,33 +498,32 @@ export class PfsStore {
 
   private sumFileSizes(commitRowid: number): number {
     return Number(
-      this.db
-        .prepare(
-          "SELECT COALESCE(SUM(size_bytes), 0) FROM files WHERE commit_rowid = ? AND type = 'FILE'",
-        )
+      this.prepare(
+        "SELECT COALESCE(SUM(size_bytes), 0) FROM files WHERE commit_rowid = ? AND type = 'FILE'",
+      )
         .pluck()
         .get(commitRowid),
     );
   }
 
   childCommits(commit: CommitRow): CommitRow[] {
-    return this.db
-      .prepare('SELECT rowid, * FROM commits WHERE parent_rowid = ? ORDER BY rowid')
-      .all(commit.rowid) as CommitRow[];
+    return this.prepare('SELECT rowid, * FROM commits WHERE parent_rowid = ? ORDER BY rowid').all(
+      commit.rowid,
+    ) as CommitRow[];
   }
 
   /** Every commit of a repo, newest first. */
   listRepoCommits(repo: RepoRow): CommitRow[] {
-    return this.db
-      .prepare('SELECT rowid, * FROM commits WHERE repo_id = ? ORDER BY rowid DESC')
-      .all(repo.id) as CommitRow[];
+    return this.prepare('SELECT rowid, * FROM commits WHERE repo_id = ? ORDER BY rowid DESC').all(
+      repo.id,
+    ) as CommitRow[];
   }
 
   /** Every commit with a global id, across repos. */
   commitsWithId(id: string): CommitRow[] {
-    return this.db
-      .prepare('SELECT rowid, * FROM commits WHERE id = ? ORDER BY rowid')
-      .all(id) as CommitRow[];
+    return this.prepare('SELECT rowid, * FROM commits WHERE id = ? ORDER BY rowid').all(
+      id,
+    ) as CommitRow[];
   }
 
   /** Global ids of the commits in a project's repos (or every project), newest first. */
@@ -539,14 +532,15 @@ export class PfsStore {
       ? `SELECT c.id FROM commits c JOIN repos r ON r.id = c.repo_id WHERE r.project = ?
          GROUP BY c.id ORDER BY MAX(c.rowid) DESC`
       : 'SELECT id FROM commits GROUP BY id ORDER BY MAX(rowid) DESC';
-    const statement = this.db.prepare(sql).pluck();
+    const statement = this.prepare(sql).pluck();
     return (project ? statement.all(project) : statement.all()) as string[];
   }
 
   setCommitMetadata(commit: CommitRow, metadata: Record<string, string>): void {
-    this.db
-      .prepare('UPDATE commits SET metadata = ? WHERE rowid = ?')
-      .run(JSON.stringify(metadata), commit.rowid);
+    this.prepare('UPDATE commits SET metadata = ? WHERE rowid = ?').run(
+      JSON.stringify(metadata),
+      commit.rowid,
+    );
   }
 
   // ---- files ----------------------------------------------------------------------------
@@ -554,11 +548,9 @@ export class PfsStore {
   /** The file or folder at a normalised path, or undefined; "/" is the commit's root folder. */
   findFile(commit: CommitRow, path: string): FileRow | undefined {
     if (path === '/') return this.rootRow(commit);
-    return this.db
-      .prepare(
-        'SELECT * FROM files WHERE commit_rowid = ? AND path IN (?, ?) ORDER BY type DESC LIMIT 1',
-      )
-      .get(commit.rowid, path, path + '/') as FileRow | undefined;
+    return this.prepare(
+      'SELECT * FROM files WHERE commit_rowid = ? AND path IN (?, ?) ORDER BY type DESC LIMIT 1',
+    ).get(commit.rowid, path, path + '/') as FileRow | undefined;
   }
 
   getFile(commit: CommitRow, path: string): FileRow {
@@ -587,11 +579,9 @@ export class PfsStore {
     const params: unknown[] = [commit.rowid, dirPath];
     if (page.after !== null) params.push(page.after);
     params.push(page.limit > 0 ? page.limit : -1);
-    return this.db
-      .prepare(
-        `SELECT * FROM files WHERE commit_rowid = ? AND dir = ? ${markerClause} ORDER BY path ${order} LIMIT ?`,
-      )
-      .all(...params) as FileRow[];
+    return this.prepare(
+      `SELECT * FROM files WHERE commit_rowid = ? AND dir = ? ${markerClause} ORDER BY path ${order} LIMIT ?`,
+    ).all(...params) as FileRow[];
   }
 
   /** Every stored row under a stored folder path (not the folder itself), ordered by path. */
@@ -608,19 +598,17 @@ export class PfsStore {
       params.push(page.after);
     }
     params.push(page.limit > 0 ? page.limit : -1);
-    return this.db
-      .prepare(
-        `SELECT * FROM files WHERE commit_rowid = ? AND path > ? AND path < ? ${markerClause}
+    return this.prepare(
+      `SELECT * FROM files WHERE commit_rowid = ? AND path > ? AND path < ? ${markerClause}
          ORDER BY path ${order} LIMIT ?`,
-      )
-      .all(...params) as FileRow[];
+    ).all(...params) as FileRow[];
   }
 
   /** Every row of a commit, ordered by path. */
   allFiles(commit: CommitRow): FileRow[] {
-    return this.db
-      .prepare('SELECT * FROM files WHERE commit_rowid = ? ORDER BY path')
-      .all(commit.rowid) as FileRow[];
+    return this.prepare('SELECT * FROM files WHERE commit_rowid = ? ORDER BY path').all(
+      commit.rowid,
+    ) as FileRow[];
   }
 
   private assertWritable(commit: CommitRow): void {
@@ -637,15 +625,14 @@ export class PfsStore {
     this.transaction(() => {
       this.assertWritable(commit);
       const ancestors = ancestorDirs(file.path);
-      const conflict = this.db
-        .prepare(
-          // Two indexed lookups (an OR across them would scan the commit's every row).
-          `SELECT path FROM files WHERE commit_rowid = ? AND path = ?
+      const conflict = this.prepare(
+        // Two indexed lookups (an OR across them would scan the commit's every row).
+        `SELECT path FROM files WHERE commit_rowid = ? AND path = ?
            UNION ALL
            SELECT path FROM files WHERE commit_rowid = ? AND type = 'FILE' AND
              path IN (SELECT value FROM json_each(?))
            LIMIT 1`,
-        )
+      )
         .pluck()
         .get(
           commit.rowid,
@@ -657,36 +644,35 @@ export class PfsStore {
         throw invalidArgument(`cannot write ${file.path}: ${conflict} is in the way`);
       }
       const now = Date.now();
-      const previous = this.db
-        .prepare('SELECT size_bytes FROM files WHERE commit_rowid = ? AND path = ?')
+      const previous = this.prepare(
+        'SELECT size_bytes FROM files WHERE commit_rowid = ? AND path = ?',
+      )
         .pluck()
         .get(commit.rowid, file.path);
       const delta = file.sizeBytes - (typeof previous === 'number' ? previous : 0);
-      const insertDir = this.db.prepare(
+      const insertDir = this.prepare(
         `INSERT OR IGNORE INTO files (commit_rowid, path, dir, name, type, size_bytes, committed_at)
          VALUES (?, ?, ?, ?, 'DIR', 0, ?)`,
       );
-      const updateDir = this.db.prepare(
+      const updateDir = this.prepare(
         'UPDATE files SET size_bytes = size_bytes + ?, committed_at = ? WHERE commit_rowid = ? AND path = ?',
       );
       for (const dir of ancestors) {
         insertDir.run(commit.rowid, dir, parentDir(dir), baseName(dir), now);
         updateDir.run(delta, now, commit.rowid, dir);
       }
-      this.db
-        .prepare(
-          `INSERT OR REPLACE INTO files (commit_rowid, path, dir, name, type, hash, size_bytes, committed_at)
+      this.prepare(
+        `INSERT OR REPLACE INTO files (commit_rowid, path, dir, name, type, hash, size_bytes, committed_at)
            VALUES (?, ?, ?, ?, 'FILE', ?, ?, ?)`,
-        )
-        .run(
-          commit.rowid,
-          file.path,
-          parentDir(file.path),
-          baseName(file.path),
-          file.hash,
-          file.sizeBytes,
-          now,
-        );
+      ).run(
+        commit.rowid,
+        file.path,
+        parentDir(file.path),
+        baseName(file.path),
+        file.hash,
+        file.sizeBytes,
+        now,
+      );
     });
   }
 
@@ -695,39 +681,35 @@ export class PfsStore {
     this.transaction(() => {
       this.assertWritable(commit);
       if (path === '/') {
-        this.db.prepare('DELETE FROM files WHERE commit_rowid = ?').run(commit.rowid);
+        this.prepare('DELETE FROM files WHERE commit_rowid = ?').run(commit.rowid);
         return;
       }
       const dirPath = asDirPath(path);
       const removedBytes = Number(
-        this.db
-          .prepare(
-            `SELECT COALESCE(SUM(size_bytes), 0) FROM files WHERE commit_rowid = ? AND type = 'FILE'
+        this.prepare(
+          `SELECT COALESCE(SUM(size_bytes), 0) FROM files WHERE commit_rowid = ? AND type = 'FILE'
              AND (path = ? OR (path > ? AND path < ?))`,
-          )
+        )
           .pluck()
           .get(commit.rowid, path, dirPath, subtreeUpperBound(dirPath)),
       );
-      this.db
-        .prepare(
-          'DELETE FROM files WHERE commit_rowid = ? AND (path = ? OR path = ? OR (path > ? AND path < ?))',
-        )
-        .run(commit.rowid, path, dirPath, dirPath, subtreeUpperBound(dirPath));
+      this.prepare(
+        'DELETE FROM files WHERE commit_rowid = ? AND (path = ? OR path = ? OR (path > ? AND path < ?))',
+      ).run(commit.rowid, path, dirPath, dirPath, subtreeUpperBound(dirPath));
       const now = Date.now();
       const ancestors = ancestorDirs(path).reverse();
       for (const dir of ancestors) {
-        this.db
-          .prepare(
-            'UPDATE files SET size_bytes = size_bytes - ?, committed_at = ? WHERE commit_rowid = ? AND path = ?',
-          )
-          .run(removedBytes, now, commit.rowid, dir);
-        const hasChildren = this.db
-          .prepare('SELECT 1 FROM files WHERE commit_rowid = ? AND dir = ? LIMIT 1')
-          .get(commit.rowid, dir);
+        this.prepare(
+          'UPDATE files SET size_bytes = size_bytes - ?, committed_at = ? WHERE commit_rowid = ? AND path = ?',
+        ).run(removedBytes, now, commit.rowid, dir);
+        const hasChildren = this.prepare(
+          'SELECT 1 FROM files WHERE commit_rowid = ? AND dir = ? LIMIT 1',
+        ).get(commit.rowid, dir);
         if (!hasChildren)
-          this.db
-            .prepare('DELETE FROM files WHERE commit_rowid = ? AND path = ?')
-            .run(commit.rowid, dir);
+          this.prepare('DELETE FROM files WHERE commit_rowid = ? AND path = ?').run(
+            commit.rowid,
+            dir,
+          );
       }
     });
   }
