@@ -1,13 +1,23 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { routePreloadPlugin } from './vite-plugins/route-preload-plugin.ts';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), routePreloadPlugin()],
   build: {
     outDir: 'dist',
     sourcemap: true,
     chunkSizeWarningLimit: 2000,
     rolldownOptions: {
+      treeshake: {
+        // The ui/ barrels only re-export. Known free of side effects, a screen importing through
+        // one imports the component's chunk itself: otherwise, when screens reach a component
+        // both through its barrel and directly, the barrel gets a chunk of its own holding
+        // nothing but an import of the component's chunk, one more request for those screens.
+        moduleSideEffects: [
+          { test: /[\\/]src[\\/]ui[\\/][\w-]+[\\/]index\.ts$/, sideEffects: false },
+        ],
+      },
       output: {
         // Fewer, larger chunks: a page load fetches its chunks over the six connections a
         // browser opens to the server, so every dozen small files costs a couple of round trips.
@@ -43,7 +53,7 @@ export default defineConfig({
   test: {
     name: 'web',
     environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'vite-plugins/**/*.test.ts'],
     setupFiles: ['src/test/setup.ts'],
     css: false,
     testTimeout: 20_000,
