@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { antdStaticStylePlugin } from './vite-plugins/antd-static-style-plugin.ts';
 import { routePreloadPlugin } from './vite-plugins/route-preload-plugin.ts';
 
 export default defineConfig({
-  plugins: [react(), routePreloadPlugin()],
+  plugins: [react(), antdStaticStylePlugin(), routePreloadPlugin()],
   build: {
     outDir: 'dist',
     sourcemap: true,

@@ -47,6 +47,28 @@ test('browse from the projects list down to a file and download it', async ({ pa
   expect(Buffer.compare(downloaded, await fromApi.body())).toBe(0);
 });
 
+// antd's component styles come from the stylesheet the build wrote (vite-plugins/
+// antd-static-style-plugin.ts): the browser generates none of them at run time.
+test("a commit screen draws antd's components with the build's stylesheet", async ({ page }) => {
+  await page.goto('/project/default/repos/samples/latest');
+  await expect(page.getByTestId(testIds.fileRow).first()).toBeVisible();
+  const button = page.locator('.ant-btn').first();
+  await expect(button).toBeVisible();
+  // Styled: antd's 6 px corners, not the browser's square ones.
+  expect(await button.evaluate((element) => getComputedStyle(element).borderRadius)).toBe('6px');
+  const sheets = await page.evaluate(() => ({
+    linked: [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].map(
+      (link) => new URL(link.href).pathname,
+    ),
+    generated: [...document.querySelectorAll('style')]
+      .map((style) => style.textContent ?? '')
+      .filter((text) => /\.ant-(btn|select|breadcrumb|descriptions|typography)\b/.test(text))
+      .length,
+  }));
+  expect(sheets.linked.some((href) => /^\/assets\/antd-[\w-]+\.css$/.test(href))).toBe(true);
+  expect(sheets.generated).toBe(0);
+});
+
 test('an older commit still shows the file the newest one deleted', async ({ page }) => {
   await page.goto('/project/default/repos/samples/latest');
   await page.getByTestId(testIds.commitRow).filter({ hasText: 'Initial samples' }).click();

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import type { ApiClient } from '@ivory/api';
 import { ToastProvider } from '../ui/Toast/Toast.tsx';
 import { ApiProvider } from './api-context.tsx';
+import { consoleTheme } from './theme.ts';
 
 export function AppProviders({
   client,
@@ -17,7 +18,7 @@ export function AppProviders({
   return (
     <QueryClientProvider client={queryClient}>
       <ApiProvider client={client}>
-        <ConfigProvider theme={{ token: { colorPrimary: '#5d2ca8' } }}>
+        <ConfigProvider theme={consoleTheme}>
           <ToastProvider>{children}</ToastProvider>
         </ConfigProvider>
       </ApiProvider>
