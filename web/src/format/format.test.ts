@@ -21,4 +21,11 @@ describe('formatTimestamp', () => {
     expect(formatTimestamp('nope')).toBe('-');
     expect(formatTimestamp('2025-01-01T00:00:00Z')).not.toBe('-');
   });
+
+  it('writes the local date and time, zero-padded, to the second', () => {
+    const local = new Date(2026, 0, 5, 7, 8, 9, 450);
+    expect(formatTimestamp(local.toISOString())).toBe('2026-01-05 07:08:09');
+    const evening = new Date(2025, 10, 23, 16, 5, 59);
+    expect(formatTimestamp(evening.toISOString())).toBe('2025-11-23 16:05:59');
+  });
 });
