@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FileInfo } from '@ivory/api';
 import { createFakeApiClient } from '../../test/fake-api-client.ts';
@@ -71,8 +71,16 @@ describe('file browser', () => {
       '/files/default/images/c1/f000000.txt?download=1',
     );
     expect(screen.getAllByTestId(testIds.breadcrumb)[0]).toHaveTextContent('root');
-    // Only the first page was fetched: one ListFile call for 1,000 (+1) entries.
-    expect(client.calls.filter((call) => call.method === 'pfs_v2.API/ListFile')).toHaveLength(1);
+    // A short first page, then one page of 1,000 ahead of the scroll, and no more (each asks
+    // for one entry more, to learn whether another page follows).
+    await waitFor(() => expect(list).toHaveAttribute('data-count', '1100'));
+    const pages = client.calls
+      .filter((call) => call.method === 'pfs_v2.API/ListFile')
+      .map((call) => call.body as { number: string; paginationMarker: { path: string } | null });
+    expect(pages.map((page) => [page.number, page.paginationMarker?.path ?? null])).toEqual([
+      ['101', null],
+      ['1001', '/f000099.txt'],
+    ]);
   }, 30_000);
 
   it('opens a preview when a file is selected', async () => {

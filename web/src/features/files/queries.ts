@@ -2,6 +2,12 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { inspectFile, listFilesPage, type ApiClient } from '@ivory/api';
 import { COMMIT_CONTENT_STALE_TIME_MS, queryKeys } from '../../app/query-keys.ts';
 
+/**
+ * Entries of a folder's first page: a screenful and then some, so the first rows come as soon as
+ * possible (a page of 1,000 is about 400 kB of JSON to write, send and read).
+ */
+export const FIRST_FILE_PAGE_SIZE = 100;
+/** Entries of each later page, loaded while the user scrolls towards the end of what is loaded. */
 export const FILE_PAGE_SIZE = 1000;
 
 export interface FolderRef {
@@ -26,7 +32,14 @@ export function folderEntriesQuery(
     queryFn: ({ pageParam, signal }) =>
       listFilesPage(
         client,
-        { project, repo, commitId, path, marker: pageParam, number: FILE_PAGE_SIZE },
+        {
+          project,
+          repo,
+          commitId,
+          path,
+          marker: pageParam,
+          number: pageParam === null ? FIRST_FILE_PAGE_SIZE : FILE_PAGE_SIZE,
+        },
         signal,
       ),
     getNextPageParam: (lastPage) => lastPage.nextMarker,
