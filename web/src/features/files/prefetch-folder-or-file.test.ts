@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FileInfo, FileType } from '@ivory/api';
 import { queryKeys } from '../../app/query-keys.ts';
 import { createFakeApiClient } from '../../test/fake-api-client.ts';
+import { rendererQuery } from '../preview/renderers/index.ts';
 import { prefetchFolderOrFile } from './prefetch-folder-or-file.ts';
 
 const commit = { repo: { name: 'tables', type: 'user', project: { name: 'default' } }, id: 'c1' };
@@ -48,6 +49,40 @@ describe('prefetchFolderOrFile', () => {
     expect(
       queryClient.getQueryData(queryKeys.filePreview('/files/default/tables/c1/a/t.csv', 'csv')),
     ).toEqual({ header: ['id', 'name'], rows: [['1', 'one']], truncated: false });
+  });
+
+  it("reads a CSV's first bytes without waiting for InspectFile, not a size-limited file's", async () => {
+    const fetchFile = vi.fn(async () => new Response('id,name\n1,one\n'));
+    vi.stubGlobal('fetch', fetchFile);
+    const answers: Array<() => void> = [];
+    const client = createFakeApiClient({
+      'pfs_v2.API/InspectFile': (body) =>
+        new Promise((resolve) =>
+          answers.push(() => resolve(info((body as { file: { path: string } }).file.path))),
+        ),
+      'pfs_v2.API/ListFile': () => [],
+    });
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+
+    const csv = prefetchFolderOrFile(queryClient, client, { ...ref, path: 'a/t.csv' });
+    await vi.waitFor(() => expect(fetchFile).toHaveBeenCalled());
+    expect(fetchFile).toHaveBeenCalledWith('/files/default/tables/c1/a/t.csv', expect.anything());
+    expect(answers).toHaveLength(1);
+    answers.shift()?.();
+    await csv;
+    expect(fetchFile).toHaveBeenCalledOnce();
+
+    const markdown = prefetchFolderOrFile(queryClient, client, { ...ref, path: 'a/notes.md' });
+    await queryClient.ensureQueryData(rendererQuery('markdown'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fetchFile).toHaveBeenCalledOnce();
+    answers.shift()?.();
+    await markdown;
+    expect(fetchFile).toHaveBeenCalledTimes(2);
+    expect(fetchFile).toHaveBeenLastCalledWith(
+      '/files/default/tables/c1/a/notes.md',
+      expect.anything(),
+    );
   });
 
   it('lists a path that InspectFile calls a folder', async () => {

@@ -1,14 +1,14 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { fileUrl, type ApiClient } from '@ivory/api';
-import { prefetchPreview, preloadRendererOf } from '../preview/prefetch-preview.ts';
+import { prefetchPreview, preloadPreviewOf } from '../preview/prefetch-preview.ts';
 import { filePathOf, folderPath, parentFolder } from './file-path.ts';
 import { fileInfoQuery, folderEntriesQuery } from './queries.ts';
 
 /**
  * Starts what the file browser (FileBrowser) shows first at a route path, before it renders:
  * for a folder path, the folder's first page; for another path, its InspectFile (and meanwhile
- * the renderer code its name calls for), then its folder's first page and, for a file, its
- * preview. The browser's own queries, loaded only when not cached yet: nothing is fetched
+ * the renderer code its name calls for, and the first bytes of a CSV), then its folder's first
+ * page and, for a file, its preview. The browser's own queries, loaded only when not cached yet: nothing is fetched
  * twice. Never fails: the browser shows any error itself.
  */
 export async function prefetchFolderOrFile(
@@ -25,7 +25,11 @@ export async function prefetchFolderOrFile(
       await listFolder(folderPath(path));
       return;
     }
-    preloadRendererOf(queryClient, target);
+    const urlsOf = (file: string) => ({
+      url: fileUrl({ ...commit, path: file, download: false }, client.baseUrl),
+      downloadUrl: fileUrl({ ...commit, path: file, download: true }, client.baseUrl),
+    });
+    preloadPreviewOf(queryClient, target, urlsOf(target));
     const info = await queryClient.ensureQueryData(
       fileInfoQuery(client, { ...commit, path: target }),
     );
@@ -33,11 +37,9 @@ export async function prefetchFolderOrFile(
       await listFolder(folderPath(path));
       return;
     }
-    const urlOf = (download: boolean) =>
-      fileUrl({ ...commit, path: info.file.path, download }, client.baseUrl);
     await Promise.all([
       listFolder(parentFolder(target)),
-      prefetchPreview(queryClient, info, { url: urlOf(false), downloadUrl: urlOf(true) }),
+      prefetchPreview(queryClient, info, urlsOf(info.file.path)),
     ]);
   } catch {
     // FileBrowser asks again and shows the error.

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { FileInfo } from '@ivory/api';
-import { previewDecision, previewKindOf } from './registry.ts';
+import { previewDecision, previewKindOf, RENDERER_MAX_BYTES } from './registry.ts';
 import { rendererProps } from './renderer-props.ts';
 import { rendererQuery } from './renderers/index.ts';
 
@@ -25,13 +25,27 @@ export async function prefetchPreview(
 }
 
 /**
- * Starts loading the renderer code that a path's name calls for, before InspectFile has said
- * it is a file, so that its preview data can be fetched as soon as it has. Code only: a wrong
- * guess (a folder named like a file) costs one unused chunk.
+ * Starts, from a path's name alone (before InspectFile has said it is a file), the renderer code
+ * the name calls for and, for a renderer that reads the start of a file of any size (csv), its
+ * first bytes too: they do not wait for InspectFile's answer. A wrong guess (a folder named like
+ * a file) costs one unused chunk and at most one prefix read.
  */
-export function preloadRendererOf(queryClient: QueryClient, path: string): void {
+export function preloadPreviewOf(
+  queryClient: QueryClient,
+  path: string,
+  urls: { url: string; downloadUrl: string },
+): void {
   const kind = previewKindOf(path);
-  if (kind.previewable && kind.renderer !== 'unknown') {
-    void queryClient.prefetchQuery(rendererQuery(kind.renderer));
-  }
+  if (!kind.previewable || kind.renderer === 'unknown') return;
+  void (async () => {
+    try {
+      const renderer = await queryClient.ensureQueryData(rendererQuery(kind.renderer));
+      if (RENDERER_MAX_BYTES[kind.renderer] !== Number.POSITIVE_INFINITY) return;
+      // The size is not known yet; a renderer without a size limit does not read it.
+      const info = { file: { path }, sizeBytes: '0' } as FileInfo;
+      await renderer.prefetch?.(queryClient, rendererProps(info, urls.url, urls.downloadUrl));
+    } catch {
+      // The preview pane loads (and reports) it again.
+    }
+  })();
 }
