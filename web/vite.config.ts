@@ -1,10 +1,24 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { antdStaticStylePlugin } from './vite-plugins/antd-static-style-plugin.ts';
 import { routePreloadPlugin } from './vite-plugins/route-preload-plugin.ts';
 
-export default defineConfig({
+// react-router's package exports name only its development build (dev warnings on), whatever
+// the mode: remix-run/react-router#14102. The production build sits beside it.
+const reactRouterDist = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
+  'dist',
+  'production',
+  'index.mjs',
+);
+
+export default defineConfig(({ command }) => ({
   plugins: [react(), antdStaticStylePlugin(), routePreloadPlugin()],
+  resolve: {
+    alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterDist }] : [],
+  },
   build: {
     outDir: 'dist',
     sourcemap: true,
@@ -59,4 +73,4 @@ export default defineConfig({
     css: false,
     testTimeout: 20_000,
   },
-});
+}));
