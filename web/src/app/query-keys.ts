@@ -25,6 +25,7 @@ export const queryKeys = {
     ['repos', project, repo, 'commit', commitId, 'files', path] as const,
   fileText: (url: string) => ['fileText', url] as const,
   filePreview: (url: string, renderer: string) => ['filePreview', renderer, url] as const,
+  filePrefix: (url: string, bytes: number) => ['filePrefix', url, bytes] as const,
   /** A preview renderer's code (its chunk), not data: loaded once per page. */
   previewRenderer: (renderer: string) => ['previewRenderer', renderer] as const,
   pipelinesSummary: (projects: readonly string[]) =>

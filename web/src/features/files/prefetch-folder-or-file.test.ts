@@ -72,13 +72,25 @@ describe('prefetchFolderOrFile', () => {
     await csv;
     expect(fetchFile).toHaveBeenCalledOnce();
 
+    // A gz file's too: its renderer also shows a file of any size from its first bytes.
+    const gz = prefetchFolderOrFile(queryClient, client, { ...ref, path: 'a/logs.gz' });
+    await vi.waitFor(() => expect(fetchFile).toHaveBeenCalledTimes(2));
+    expect(fetchFile).toHaveBeenLastCalledWith(
+      '/files/default/tables/c1/a/logs.gz',
+      expect.objectContaining({ headers: { Range: 'bytes=0-262143' } }),
+    );
+    expect(answers).toHaveLength(1);
+    answers.shift()?.();
+    await gz;
+    expect(fetchFile).toHaveBeenCalledTimes(2);
+
     const markdown = prefetchFolderOrFile(queryClient, client, { ...ref, path: 'a/notes.md' });
     await queryClient.ensureQueryData(rendererQuery('markdown'));
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(fetchFile).toHaveBeenCalledOnce();
+    expect(fetchFile).toHaveBeenCalledTimes(2);
     answers.shift()?.();
     await markdown;
-    expect(fetchFile).toHaveBeenCalledTimes(2);
+    expect(fetchFile).toHaveBeenCalledTimes(3);
     expect(fetchFile).toHaveBeenLastCalledWith(
       '/files/default/tables/c1/a/notes.md',
       expect.anything(),

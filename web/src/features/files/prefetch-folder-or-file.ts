@@ -7,7 +7,7 @@ import { fileInfoQuery, folderEntriesQuery } from './queries.ts';
 /**
  * Starts what the file browser (FileBrowser) shows first at a route path, before it renders:
  * for a folder path, the folder's first page; for another path, its InspectFile (and meanwhile
- * the renderer code its name calls for, and the first bytes of a CSV), then its folder's first
+ * the renderer code its name calls for, and the first bytes of a CSV or gz file), then its folder's first
  * page and, for a file, its preview. The browser's own queries, loaded only when not cached yet: nothing is fetched
  * twice. Never fails: the browser shows any error itself.
  */
@@ -29,7 +29,7 @@ export async function prefetchFolderOrFile(
       url: fileUrl({ ...commit, path: file, download: false }, client.baseUrl),
       downloadUrl: fileUrl({ ...commit, path: file, download: true }, client.baseUrl),
     });
-    preloadPreviewOf(queryClient, target, urlsOf(target));
+    preloadPreviewOf(queryClient, target, urlsOf(target).url);
     const info = await queryClient.ensureQueryData(
       fileInfoQuery(client, { ...commit, path: target }),
     );

@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fetchPrefix, gunzipPrefix, loadFirstRows, parseFirstRows } from './load.ts';
+import { fetchPrefix } from './file-prefix.ts';
+import { firstRowsOf, gunzipPrefix, parseFirstRows } from './load.ts';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -48,7 +49,7 @@ describe('prefix reads', () => {
         }),
     );
     vi.stubGlobal('fetch', fetchMock);
-    const rows = await loadFirstRows('/files/p/r/c/big.csv', { prefixBytes: 7 });
+    const rows = firstRowsOf(await fetchPrefix('/files/p/r/c/big.csv', 7));
     expect(fetchMock).toHaveBeenCalledWith('/files/p/r/c/big.csv', {
       headers: { Range: 'bytes=0-6' },
       signal: undefined,

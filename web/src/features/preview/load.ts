@@ -1,68 +1,9 @@
 import Papa from 'papaparse';
+import { concatBytes, type Prefix } from './file-prefix.ts';
 
-/** Bytes read from the start of a file for a CSV preview: rows come from this prefix only. */
-export const CSV_PREFIX_BYTES = 256 * 1024;
 export const CSV_MAX_ROWS = 1000;
-/** Compressed bytes read for a gz preview, and the most text shown from them. */
-export const GZ_PREFIX_BYTES = 256 * 1024;
+/** The most text a gz preview shows from the bytes it reads. */
 export const GZ_MAX_TEXT_BYTES = 64 * 1024;
-
-export interface Prefix {
-  bytes: Uint8Array;
-  /** The file has more bytes than were read. */
-  truncated: boolean;
-}
-
-/**
- * The first `maxBytes` of a file with a Range request. A server that ignores the range is cut
- * off after `maxBytes` (the body is read as a stream and the rest cancelled), so a 1 GiB file
- * never loads whole.
- */
-export async function fetchPrefix(
-  url: string,
-  maxBytes: number,
-  signal?: AbortSignal,
-): Promise<Prefix> {
-  const response = await fetch(url, { headers: { Range: `bytes=0-${maxBytes - 1}` }, signal });
-  if (!response.ok) throw new Error(`Unable to read the file (HTTP ${response.status})`);
-  const total = totalFromContentRange(response.headers.get('content-range'));
-  const reader = response.body?.getReader();
-  if (!reader) return { bytes: new Uint8Array(0), truncated: false };
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  let cut = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    received += value.length;
-    if (received >= maxBytes) {
-      cut = true;
-      await reader.cancel();
-      break;
-    }
-  }
-  const bytes = concat(chunks, Math.min(received, maxBytes));
-  const truncated = total !== null ? total > bytes.length : cut;
-  return { bytes, truncated };
-}
-
-function totalFromContentRange(header: string | null): number | null {
-  const match = header ? /\/(\d+)$/.exec(header) : null;
-  return match ? Number(match[1]) : null;
-}
-
-function concat(chunks: Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    const part = chunk.subarray(0, Math.max(0, length - offset));
-    out.set(part, offset);
-    offset += part.length;
-    if (offset >= length) break;
-  }
-  return out;
-}
 
 export interface CsvRows {
   header: string[];
@@ -95,14 +36,12 @@ export function parseFirstRows(
   return { header, rows: rows.slice(0, maxRows), truncated: more };
 }
 
-/** The first rows of a CSV/TSV file through a Range request (never the whole file). */
-export async function loadFirstRows(
-  url: string,
-  options: { delimiter?: string; maxRows?: number; prefixBytes?: number; signal?: AbortSignal },
-): Promise<CsvRows> {
-  const prefix = await fetchPrefix(url, options.prefixBytes ?? CSV_PREFIX_BYTES, options.signal);
-  const text = new TextDecoder().decode(prefix.bytes);
-  return parseFirstRows(text, {
+/** The first rows of a CSV/TSV file's first bytes (see fetchPrefix). */
+export function firstRowsOf(
+  prefix: Prefix,
+  options: { delimiter?: string; maxRows?: number } = {},
+): CsvRows {
+  return parseFirstRows(new TextDecoder().decode(prefix.bytes), {
     truncated: prefix.truncated,
     maxRows: options.maxRows,
     delimiter: options.delimiter,
@@ -147,7 +86,7 @@ export async function gunzipPrefix(
     if (!compressed.truncated && chunks.length === 0) throw error;
     truncated = true;
   }
-  const bytes = concat(chunks, Math.min(received, maxTextBytes));
+  const bytes = concatBytes(chunks, Math.min(received, maxTextBytes));
   return { text: new TextDecoder().decode(bytes), truncated };
 }
 

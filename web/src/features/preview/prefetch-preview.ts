@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { FileInfo } from '@ivory/api';
-import { previewDecision, previewKindOf, RENDERER_MAX_BYTES } from './registry.ts';
+import { filePrefixQuery, PREFIX_BYTES } from './file-prefix.ts';
+import { previewDecision, previewKindOf } from './registry.ts';
 import { rendererProps } from './renderer-props.ts';
 import { rendererQuery } from './renderers/index.ts';
 
@@ -26,26 +27,14 @@ export async function prefetchPreview(
 
 /**
  * Starts, from a path's name alone (before InspectFile has said it is a file), the renderer code
- * the name calls for and, for a renderer that reads the start of a file of any size (csv), its
- * first bytes too: they do not wait for InspectFile's answer. A wrong guess (a folder named like
- * a file) costs one unused chunk and at most one prefix read.
+ * the name calls for and, for a renderer that shows a file of any size from its first bytes (csv,
+ * gz), those bytes: they need nothing InspectFile answers. A wrong guess (a folder named like a
+ * file) costs one unused chunk and at most one prefix read.
  */
-export function preloadPreviewOf(
-  queryClient: QueryClient,
-  path: string,
-  urls: { url: string; downloadUrl: string },
-): void {
+export function preloadPreviewOf(queryClient: QueryClient, path: string, url: string): void {
   const kind = previewKindOf(path);
   if (!kind.previewable || kind.renderer === 'unknown') return;
-  void (async () => {
-    try {
-      const renderer = await queryClient.ensureQueryData(rendererQuery(kind.renderer));
-      if (RENDERER_MAX_BYTES[kind.renderer] !== Number.POSITIVE_INFINITY) return;
-      // The size is not known yet; a renderer without a size limit does not read it.
-      const info = { file: { path }, sizeBytes: '0' } as FileInfo;
-      await renderer.prefetch?.(queryClient, rendererProps(info, urls.url, urls.downloadUrl));
-    } catch {
-      // The preview pane loads (and reports) it again.
-    }
-  })();
+  void queryClient.prefetchQuery(rendererQuery(kind.renderer));
+  const bytes = PREFIX_BYTES[kind.renderer];
+  if (bytes) void queryClient.prefetchQuery(filePrefixQuery(url, bytes));
 }

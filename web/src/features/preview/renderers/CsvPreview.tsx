@@ -4,7 +4,8 @@ import { Typography } from 'antd';
 import { useRef } from 'react';
 import { COMMIT_CONTENT_STALE_TIME_MS, queryKeys } from '../../../app/query-keys.ts';
 import { testIds } from '../../../test-ids.ts';
-import { loadFirstRows, type CsvRows } from '../load.ts';
+import { CSV_PREFIX_BYTES, filePrefixQuery } from '../file-prefix.ts';
+import { firstRowsOf, type CsvRows } from '../load.ts';
 import { Loading } from './Loading.tsx';
 import type { RendererProps } from './types.ts';
 
@@ -14,7 +15,8 @@ function firstRowsQuery({ url, name }: Pick<RendererProps, 'url' | 'name'>) {
   const delimiter = name.toLowerCase().endsWith('.tsv') ? '\t' : '';
   return queryOptions({
     queryKey: queryKeys.filePreview(url, 'csv'),
-    queryFn: ({ signal }) => loadFirstRows(url, { delimiter, signal }),
+    queryFn: async ({ client }) =>
+      firstRowsOf(await client.fetchQuery(filePrefixQuery(url, CSV_PREFIX_BYTES)), { delimiter }),
     staleTime: COMMIT_CONTENT_STALE_TIME_MS,
   });
 }

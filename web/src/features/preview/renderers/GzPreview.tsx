@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Typography } from 'antd';
 import { COMMIT_CONTENT_STALE_TIME_MS, queryKeys } from '../../../app/query-keys.ts';
 import { testIds } from '../../../test-ids.ts';
-import { GZ_PREFIX_BYTES, fetchPrefix, gunzipPrefix } from '../load.ts';
+import { GZ_PREFIX_BYTES, filePrefixQuery } from '../file-prefix.ts';
+import { gunzipPrefix } from '../load.ts';
 import { Loading } from './Loading.tsx';
 import type { RendererProps } from './types.ts';
 
@@ -10,7 +11,8 @@ import type { RendererProps } from './types.ts';
 export default function GzPreview({ url }: RendererProps) {
   const text = useQuery({
     queryKey: queryKeys.filePreview(url, 'gz'),
-    queryFn: async ({ signal }) => gunzipPrefix(await fetchPrefix(url, GZ_PREFIX_BYTES, signal)),
+    queryFn: async ({ client }) =>
+      gunzipPrefix(await client.fetchQuery(filePrefixQuery(url, GZ_PREFIX_BYTES))),
     staleTime: COMMIT_CONTENT_STALE_TIME_MS,
   });
   return (
