@@ -17,6 +17,8 @@
 //   {"t":"exit","id":1,"code":0,"signal":null,"timedOut":false,"killed":false,"error":"","ms":3,
 //    "prepareMs":1,"collectMs":1,"outputs":[{"path","hash","sizeBytes"}],"collectError":"",
 //    "prepareError":""}           (a request whose prepare failed never runs)
+//   Lines, and the exits of successful requests whose group has more than twice its `limit`
+//   prepared ahead, are written within 10 ms, several at once; other exits at once.
 // A slot is a datum folder (<root>/pfs/<input>…, <root>/pfs/out) that datums of one job reuse
 // one after another: making and removing folders costs more here than running a small process.
 // `prepare` runs as soon as the request arrives, while earlier processes still run: a slot not
@@ -27,7 +29,8 @@
 // copy), then the slot is emptied for the next datum (what it held is moved to `trash`). After
 // a failure the slot is left as it is (errCmd still sees the inputs) and is rebuilt by the next
 // prepare. Small files are copied, read and renamed with synchronous calls (cheaper than a
-// thread-pool round trip); large ones asynchronously.
+// thread-pool round trip), over a spare file of an earlier datum when there is one; large ones
+// asynchronously.
 // Each shell's processes write their stdout and stderr to one log file of that shell under the
 // folder given as argv[2], read as it grows (lines reach the server within 200 ms).
 // When stdin ends (the server is gone), every process it started is killed and it exits.
@@ -39,6 +42,7 @@ import {
   constants,
   copyFileSync,
   createReadStream,
+  fchmodSync,
   fstatSync,
   ftruncateSync,
   mkdirSync,
@@ -49,6 +53,7 @@ import {
   rmSync,
   statSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -75,12 +80,28 @@ const groups = new Map();
 /** Requests being prepared or queued or running, by id. */
 const entries = new Map();
 
+/**
+ * Messages to the server are written together: at once (on the next turn of the event loop)
+ * when `soon`, else within `batchMs`. A write wakes the server, which costs more than the
+ * message; exits of a group with enough prepared requests ahead can wait for the next ones.
+ */
+const batchMs = 10;
 let outBuffer = [];
-function send(message) {
+let flushTimer = null;
+let flushSoon = false;
+function send(message, soon = true) {
   outBuffer.push(JSON.stringify(message));
-  if (outBuffer.length === 1) setImmediate(flushOut);
+  if (soon) {
+    if (!flushSoon) {
+      flushSoon = true;
+      setImmediate(flushOut);
+    }
+  } else if (!flushTimer && !flushSoon) flushTimer = setTimeout(flushOut, batchMs);
 }
 function flushOut() {
+  flushSoon = false;
+  clearTimeout(flushTimer);
+  flushTimer = null;
   if (outBuffer.length === 0) return;
   const text = outBuffer.join('\n') + '\n';
   outBuffer = [];
@@ -189,12 +210,12 @@ function shellCommand(request, stdinPath) {
 function sendLines(entry, text, final) {
   let start = 0;
   for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
-    if (entry) send({ t: 'line', id: entry.request.id, line: text.slice(start, newline) });
+    if (entry) send({ t: 'line', id: entry.request.id, line: text.slice(start, newline) }, false);
     start = newline + 1;
   }
   const rest = text.slice(start);
   if (!final) return rest;
-  if (entry && rest) send({ t: 'line', id: entry.request.id, line: rest });
+  if (entry && rest) send({ t: 'line', id: entry.request.id, line: rest }, false);
   return '';
 }
 
@@ -210,6 +231,7 @@ function readLog(worker) {
     if (n === 0) break;
     worker.logOffset += n;
     worker.logText += worker.decoder.write(readBuffer.subarray(0, n));
+    if (n < readBuffer.length) break; // the end of the file, for now
   }
   for (;;) {
     const owner = worker.logOwners[0];
@@ -260,9 +282,9 @@ function rebuildSlot(slot) {
 
 let trashCount = 0;
 /**
- * Spare files by trash folder: input copies of earlier datums, each the only name of its file,
- * overwritten to become a later datum's input. A new file costs an inode, which ext4 allocates
- * slowly after many deletions; overwriting a spare one does not.
+ * Spare files by trash folder: input copies of earlier datums, overwritten in place to become a
+ * later datum's input. A new file costs an inode, which ext4 allocates slowly after many
+ * deletions; overwriting a spare one costs neither an inode nor new blocks.
  */
 const spares = new Map();
 const maxSpares = 64;
@@ -284,15 +306,48 @@ function resetSlot(slot, outEmpty) {
   for (const dir of slot.inputs)
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const moved = discard(path.join(dir, entry.name));
-      // A file with another name (a link the process made) must keep its bytes.
-      if (entry.isFile() && pool.length < maxSpares && statSync(moved).nlink === 1)
-        pool.push(moved);
+      // (One that has another name by then is not overwritten: see overwrite.)
+      if (entry.isFile() && pool.length < maxSpares) pool.push(moved);
     }
   if (!outEmpty) for (const name of readdirSync(slot.out)) discard(path.join(slot.out, name));
   const expected = new Set([...slot.inputs, slot.out].map((dir) => path.basename(dir)));
   for (const name of readdirSync(slot.pfs))
     if (!expected.has(name)) discard(path.join(slot.pfs, name));
   readySlots.set(slot.root, slot.token);
+}
+
+const copyBuffer = Buffer.allocUnsafe(64 * 1024);
+
+/**
+ * Writes the bytes of `src` over the spare file `dst` in place (then cuts off what is left of its
+ * old bytes and gives it the mode of `src`): truncating it first would free its blocks and the
+ * write allocate new ones, which costs more on ext4 than the copy itself. A file with another
+ * name (a link a process made) must keep its bytes: it is not written.
+ */
+function overwrite(src, dst) {
+  const from = openSync(src, 'r');
+  try {
+    const to = openSync(dst, 'r+');
+    try {
+      const old = fstatSync(to);
+      if (old.nlink !== 1 || !old.isFile()) throw new Error('not a spare file');
+      let at = 0;
+      for (;;) {
+        const n = readSync(from, copyBuffer, 0, copyBuffer.length, at);
+        for (let written = 0; written < n;)
+          written += writeSync(to, copyBuffer, written, n - written, at + written);
+        at += n;
+        if (n < copyBuffer.length) break; // the end of the file
+      }
+      if (old.size > at) ftruncateSync(to, at);
+      const mode = fstatSync(from).mode & 0o7777;
+      if ((old.mode & 0o7777) !== mode) fchmodSync(to, mode);
+    } finally {
+      closeSync(to);
+    }
+  } finally {
+    closeSync(from);
+  }
 }
 
 /** Copies a small file to `dst`, over a spare file of the slot's trash when there is one. */
@@ -303,6 +358,15 @@ function copySmall(src, dst, slot) {
       renameSync(spare, dst);
     } catch {
       // gone with its job's folder: a new file then
+      copyFileSync(src, dst);
+      return;
+    }
+    try {
+      overwrite(src, dst);
+      return;
+    } catch {
+      // not writable (a process changed its mode) or linked: a new file then
+      rmSync(dst, { force: true });
     }
   }
   copyFileSync(src, dst);
@@ -578,6 +642,18 @@ async function receive(request) {
   pump(request.group);
 }
 
+/**
+ * Whether a group has enough requests prepared ahead (queued, or waiting in a shell) that the
+ * server can hear of its exits a little later: it sends the next requests when it does.
+ */
+function wellFed(name) {
+  const g = groups.get(name);
+  if (!g) return false;
+  let ahead = g.queue.length;
+  for (const worker of g.shells) ahead += worker.queue.length - 1;
+  return ahead > 2 * g.limit;
+}
+
 /** A request's process ended (or never started): its outputs are collected, its slot emptied. */
 function finish(entry, result) {
   const request = entry.request;
@@ -613,6 +689,7 @@ function finish(entry, result) {
           outputs,
           collectMs: Math.round(performance.now() - collectStarted),
         }),
+        !wellFed(request.group),
       );
     },
     (error) => {
