@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Db } from '../storage/database.ts';
+import { withoutFsync, type Db } from '../storage/database.ts';
 
 /** One stored log line of a pipeline's job or datum. */
 export interface LogLine {
@@ -78,7 +78,7 @@ export class LogStore {
     if (this.buffer.length === 0) return;
     const lines = this.buffer;
     this.buffer = [];
-    this.db.transaction(() => {
+    const insert = this.db.transaction(() => {
       for (const l of lines)
         this.insert.run(
           l.project,
@@ -90,7 +90,11 @@ export class LogStore {
           l.ts,
           l.message,
         );
-    })();
+    });
+    // Without the WAL fsync (unless inside another transaction): a crash of the process keeps
+    // the lines, a power cut may lose the last ones (the next synced commit makes them durable).
+    if (this.db.inTransaction) insert();
+    else withoutFsync(this.db, insert);
   }
 
   /** Stored lines matching the filter, oldest first (the last `tail` only, when tail > 0). */

@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import { ensureSetting, type Db } from '../storage/database.ts';
+import { ensureSetting, withoutFsync, type Db } from '../storage/database.ts';
 import type { DatumFile } from './datums.ts';
 
 /** Rows of the pps tables (migration 2) and the queries over them. */
@@ -141,12 +141,23 @@ export class PpsStore {
     return this.db.transaction(work)();
   }
 
+  /**
+   * A transaction whose commit skips the WAL fsync (withoutFsync): it survives a crash of the
+   * process, and a power cut only until the next synced commit. For rows whose loss the runner
+   * recovers from. Inside another transaction it is simply part of it.
+   */
+  unsyncedTransaction<T>(work: () => T): T {
+    if (this.db.inTransaction) return this.transaction(work);
+    return withoutFsync(this.db, () => this.transaction(work));
+  }
+
   // ---- pipelines ------------------------------------------------------------------------
 
   findState(project: string, name: string): PipelineStateRow | undefined {
-    return this.db
-      .prepare('SELECT * FROM pps_pipeline_state WHERE project = ? AND name = ?')
-      .get(project, name) as PipelineStateRow | undefined;
+    return this.statement('SELECT * FROM pps_pipeline_state WHERE project = ? AND name = ?').get(
+      project,
+      name,
+    ) as PipelineStateRow | undefined;
   }
 
   listStates(projects: string[] = []): PipelineStateRow[] {
@@ -163,9 +174,9 @@ export class PpsStore {
   }
 
   version(project: string, name: string, version: number): PipelineVersionRow {
-    return this.db
-      .prepare('SELECT * FROM pps_pipelines WHERE project = ? AND name = ? AND version = ?')
-      .get(project, name, version) as PipelineVersionRow;
+    return this.statement(
+      'SELECT * FROM pps_pipelines WHERE project = ? AND name = ? AND version = ?',
+    ).get(project, name, version) as PipelineVersionRow;
   }
 
   /** Versions newest first. */
@@ -209,9 +220,9 @@ export class PpsStore {
   }
 
   setLastJobState(project: string, name: string, state: string): void {
-    this.db
-      .prepare('UPDATE pps_pipeline_state SET last_job_state = ? WHERE project = ? AND name = ?')
-      .run(state, project, name);
+    this.statement(
+      'UPDATE pps_pipeline_state SET last_job_state = ? WHERE project = ? AND name = ?',
+    ).run(state, project, name);
   }
 
   deletePipelineRows(project: string, name: string): void {
@@ -292,9 +303,9 @@ export class PpsStore {
   }
 
   findJob(project: string, pipeline: string, id: string): JobRow | undefined {
-    return this.db
-      .prepare('SELECT * FROM pps_jobs WHERE project = ? AND pipeline = ? AND id = ?')
-      .get(project, pipeline, id) as JobRow | undefined;
+    return this.statement(
+      'SELECT * FROM pps_jobs WHERE project = ? AND pipeline = ? AND id = ?',
+    ).get(project, pipeline, id) as JobRow | undefined;
   }
 
   jobsWithId(id: string): JobRow[] {
@@ -329,11 +340,9 @@ export class PpsStore {
   }
 
   activeJobs(): JobRow[] {
-    return this.db
-      .prepare(
-        `SELECT * FROM pps_jobs WHERE state NOT IN (${terminalJobStates.map(() => '?').join(',')}) ORDER BY rowid`,
-      )
-      .all(...terminalJobStates) as JobRow[];
+    return this.statement(
+      `SELECT * FROM pps_jobs WHERE state NOT IN (${terminalJobStates.map(() => '?').join(',')}) ORDER BY rowid`,
+    ).all(...terminalJobStates) as JobRow[];
   }
 
   updateJob(rowid: number, fields: Partial<Omit<JobRow, 'rowid'>>): void {
@@ -364,15 +373,16 @@ export class PpsStore {
 
   /** A job's datums in processing order. */
   datums(jobRowid: number): DatumRow[] {
-    return this.db
-      .prepare('SELECT * FROM pps_datums WHERE job_rowid = ? ORDER BY seq')
-      .all(jobRowid) as DatumRow[];
+    return this.statement('SELECT * FROM pps_datums WHERE job_rowid = ? ORDER BY seq').all(
+      jobRowid,
+    ) as DatumRow[];
   }
 
   datum(jobRowid: number, id: string): DatumRow | undefined {
-    return this.db
-      .prepare('SELECT * FROM pps_datums WHERE job_rowid = ? AND id = ?')
-      .get(jobRowid, id) as DatumRow | undefined;
+    return this.statement('SELECT * FROM pps_datums WHERE job_rowid = ? AND id = ?').get(
+      jobRowid,
+      id,
+    ) as DatumRow | undefined;
   }
 
   updateDatum(
@@ -394,13 +404,12 @@ export class PpsStore {
     datumId: string,
     beforeJob: number,
   ): string | null {
-    const output = this.db
-      .prepare(
-        `SELECT d.output FROM pps_datums d JOIN pps_jobs j ON j.rowid = d.job_rowid
+    const output = this.statement(
+      `SELECT d.output FROM pps_datums d JOIN pps_jobs j ON j.rowid = d.job_rowid
          WHERE d.id = ? AND d.state IN ('SUCCESS', 'SKIPPED') AND d.stored = 1 AND d.output IS NOT NULL
            AND j.project = ? AND j.pipeline = ? AND j.salt = ? AND j.rowid < ?
          ORDER BY j.rowid DESC LIMIT 1`,
-      )
+    )
       .pluck()
       .get(datumId, project, pipeline, salt, beforeJob);
     return typeof output === 'string' ? output : null;
