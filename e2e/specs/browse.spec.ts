@@ -57,10 +57,10 @@ test("a commit screen draws antd's components with the build's stylesheet", asyn
   // Styled: antd's 6 px corners, not the browser's square ones.
   expect(await button.evaluate((element) => getComputedStyle(element).borderRadius)).toBe('6px');
   const sheets = await page.evaluate(() => ({
-    linked: [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].map(
+    linked: Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')).map(
       (link) => new URL(link.href).pathname,
     ),
-    generated: [...document.querySelectorAll('style')]
+    generated: Array.from(document.querySelectorAll('style'))
       .map((style) => style.textContent ?? '')
       .filter((text) => /\.ant-(btn|select|breadcrumb|descriptions|typography)\b/.test(text))
       .length,
