@@ -302,6 +302,53 @@ describe('transform and job options', () => {
     },
   );
 
+  it("runs the program a command names (never the shell's own word), with argv[0] as given", async () => {
+    await createPipeline(url, {
+      pipeline: pipeline('programs'),
+      transform: {
+        cmd: [
+          'sh',
+          '-c',
+          'tr "\\0" " " < /proc/$$/cmdline > /pfs/out/argv; pwd > /pfs/out/cwd; printf %s "$QUOTED" > /pfs/out/quoted',
+        ],
+        env: { QUOTED: `it's "quoted"\n$HOME` },
+        workingDir: '/pfs/in',
+      },
+      input: { pfs: { repo: 'in', glob: '/' } },
+    });
+    const job = await lastJob(url, 'programs');
+    expect(job.state).toBe('JOB_SUCCESS');
+    const files = await readAll(url, 'programs', job.job.id);
+    expect(files['/argv']).toMatch(/^sh -c /);
+    expect(files['/cwd']).toMatch(/\/pfs\/in\n$/);
+    expect(files['/quoted']).toBe(`it's "quoted"\n$HOME`);
+
+    // `echo` is the echo program (which takes -e), not the shell's builtin (which prints it).
+    await createPipeline(url, {
+      pipeline: pipeline('echoes'),
+      transform: { cmd: ['echo', '-e', 'tab\\there'] },
+      input: { pfs: { repo: 'in', glob: '/' } },
+    });
+    const echoed = await lastJob(url, 'echoes');
+    expect(echoed.state).toBe('JOB_SUCCESS');
+    const lines = (await results(url, 'pps_v2.API/GetLogs', { job: echoed.job }))
+      .filter((l: Json) => l.user)
+      .map((l: Json) => l.message as string);
+    expect(lines).toEqual(['tab\there']);
+
+    // `exit` names no program: the datum fails with 127, and the shells go on running datums.
+    await createPipeline(url, {
+      pipeline: pipeline('exits'),
+      transform: { cmd: ['exit', '3'] },
+      datumTries: 1,
+      input: { pfs: { repo: 'in', glob: '/*' } },
+    });
+    const exited = await lastJob(url, 'exits');
+    expect(exited.state).toBe('JOB_FAILURE');
+    const reasons = (await systemLogs(exited.job)).filter((m) => m.startsWith('datum failed'));
+    expect(reasons).toEqual(Array(2).fill('datum failed: exit code 127 (is exit installed?)'));
+  });
+
   it('cron: ticks write commits to the cron repo and start jobs; RunCron ticks at once', async () => {
     await createPipeline(url, {
       pipeline: pipeline('ticker'),

@@ -38,6 +38,7 @@ import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  accessSync,
   closeSync,
   constants,
   copyFileSync,
@@ -192,18 +193,82 @@ function killWorker(worker) {
 const quote = (text) => `'${String(text).replace(/'/g, "'\\''")}'`;
 const shellName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** The shell command that runs a request: cd, environment, exec, its output to the log (fd 3). */
+/** dash's search path when the environment has none. */
+const defaultPath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+/** Names dash reads as its own (builtins, keywords): it would not run a program of that name. */
+const shellWords = new Set(
+  (
+    '. : [ alias bg break cd chdir command continue echo eval exec exit export false fc fg ' +
+    'getopts hash jobs kill local printf pwd read readonly return set shift test times trap ' +
+    'true type ulimit umask unalias unset wait if then else elif fi case esac for while until ' +
+    'do done { } ! in'
+  ).split(' '),
+);
+/** Whether a name is a program on a PATH, by PATH and name, until `forget`. */
+const programsOnPath = new Map();
+
+/**
+ * Whether the shell finds `name` as a program file on `searchPath`: in one of its absolute
+ * folders, before any relative one (those depend on the working folder).
+ */
+function isProgramOnPath(name, searchPath) {
+  const key = `${searchPath}\0${name}`;
+  let found = programsOnPath.get(key);
+  if (found !== undefined) return found;
+  found = false;
+  for (const dir of searchPath.split(':')) {
+    if (!path.isAbsolute(dir)) break;
+    const candidate = path.join(dir, name);
+    try {
+      if (statSync(candidate).isFile()) {
+        accessSync(candidate, constants.X_OK);
+        found = true;
+        break;
+      }
+    } catch {
+      // not there, or not executable: the next folder
+    }
+  }
+  programsOnPath.set(key, found);
+  return found;
+}
+
+/**
+ * The shell command that runs a request: cd, environment, the program, its output to the log
+ * (fd 3); then the marker and the exit line.
+ *
+ * When the program is a file the shell will find (a path, or a name on PATH that is not one of
+ * the shell's own words) and every variable has a shell name, it runs as a simple command in a
+ * group (`{ cd dir && VAR=value prog args; }`), which dash starts with vfork: cheaper than the
+ * fork of a subshell, about a sixth of a trivial datum's time. (The shell's own working folder
+ * changes with it; every command sets it.) Otherwise (`echo`, `exit`, a name on a relative PATH
+ * folder, variables that need `env -i`) it runs in a subshell that execs it, where the program
+ * runs rather than a builtin, and nothing it does touches this shell.
+ */
 function shellCommand(request, stdinPath) {
   const env = Object.entries(request.env ?? {});
+  const [name = ''] = request.cmd;
   const argv = request.cmd.map(quote).join(' ');
-  // `env -i` (one more exec) only when a variable's name is not a shell name.
-  const run = env.every(([name]) => shellName.test(name))
-    ? `${env.length > 0 ? `export ${env.map(([k, v]) => quote(`${k}=${v}`)).join(' ')}; ` : ''}exec ${argv}`
-    : `exec env -i ${env.map(([k, v]) => quote(`${k}=${v}`)).join(' ')} ${argv}`;
-  return (
-    `(cd ${quote(request.cwd)} && ${run}) <${quote(stdinPath)} >&3 2>&3 3>&- & ` +
-    `wait $!; s=$?; printf '%s' ${quote(marker(request.id))} >&3; echo "X ${request.id} $s"\n`
-  );
+  const redirect = `<${quote(stdinPath)} >&3 2>&3 3>&-`;
+  const shellNames = env.every(([key]) => shellName.test(key));
+  const simple =
+    shellNames &&
+    name !== '' &&
+    !name.includes('=') &&
+    !shellWords.has(name) &&
+    (name.includes('/') || isProgramOnPath(name, request.env?.PATH ?? defaultPath));
+  let run;
+  if (simple) {
+    const assignments = env.map(([k, v]) => `${k}=${quote(v)} `).join('');
+    run = `{ cd ${quote(request.cwd)} && ${assignments}${argv}; } ${redirect}; s=$?`;
+  } else {
+    // `env -i` (one more exec) only when a variable's name is not a shell name.
+    const exec = shellNames
+      ? `${env.length > 0 ? `export ${env.map(([k, v]) => quote(`${k}=${v}`)).join(' ')}; ` : ''}exec ${argv}`
+      : `exec env -i ${env.map(([k, v]) => quote(`${k}=${v}`)).join(' ')} ${argv}`;
+    run = `(cd ${quote(request.cwd)} && ${exec}) ${redirect} & wait $!; s=$?`;
+  }
+  return `${run}; printf '%s' ${quote(marker(request.id))} >&3; echo "X ${request.id} $s"\n`;
 }
 
 /** Sends the complete lines of `text` as `entry`'s output; returns the unfinished last line. */
@@ -731,7 +796,10 @@ input.on('line', (line) => {
   }
   if (message.t === 'run') void receive(message);
   else if (message.t === 'kill') kill(message.id);
-  else if (message.t === 'forget') forget(message.prefix);
+  else if (message.t === 'forget') {
+    forget(message.prefix);
+    programsOnPath.clear();
+  }
 });
 input.on('close', () => {
   for (const worker of workers) killWorker(worker);
