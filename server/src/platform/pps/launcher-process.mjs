@@ -778,11 +778,13 @@ function kill(id) {
     killWorker(entry.worker);
 }
 
+/** A job ended: its folders are forgotten, and which programs are on PATH is looked up anew. */
 function forget(prefix) {
   const under = (dir) => dir === prefix || dir.startsWith(prefix + path.sep);
   for (const root of readySlots.keys()) if (under(root)) readySlots.delete(root);
   for (const stage of stages) if (under(stage)) stages.delete(stage);
   for (const trash of spares.keys()) if (under(trash)) spares.delete(trash);
+  programsOnPath.clear();
 }
 
 const input = createInterface({ input: process.stdin, crlfDelay: Infinity });
@@ -796,10 +798,7 @@ input.on('line', (line) => {
   }
   if (message.t === 'run') void receive(message);
   else if (message.t === 'kill') kill(message.id);
-  else if (message.t === 'forget') {
-    forget(message.prefix);
-    programsOnPath.clear();
-  }
+  else if (message.t === 'forget') forget(message.prefix);
 });
 input.on('close', () => {
   for (const worker of workers) killWorker(worker);

@@ -91,10 +91,9 @@ export class LogStore {
           l.message,
         );
     });
-    // Without the WAL fsync (unless inside another transaction): a crash of the process keeps
-    // the lines, a power cut may lose the last ones (the next synced commit makes them durable).
-    if (this.db.inTransaction) insert();
-    else withoutFsync(this.db, insert);
+    // Without the WAL fsync: a crash of the process keeps the lines, a power cut may lose the
+    // last ones (the next synced commit makes them durable).
+    withoutFsync(this.db, insert);
   }
 
   /** Stored lines matching the filter, oldest first (the last `tail` only, when tail > 0). */

@@ -147,7 +147,6 @@ export class PpsStore {
    * recovers from. Inside another transaction it is simply part of it.
    */
   unsyncedTransaction<T>(work: () => T): T {
-    if (this.db.inTransaction) return this.transaction(work);
     return withoutFsync(this.db, () => this.transaction(work));
   }
 

@@ -480,11 +480,16 @@ export class Runner {
   /** Updates a job (and its pipeline's last job state with its state) in one transaction. */
   private update(job: JobRow, fields: Partial<Omit<JobRow, 'rowid'>>): void {
     const { store } = this.o;
-    const fresh = store.transaction(() => {
+    store.transaction(() => {
       store.updateJob(job.rowid, fields);
       if (fields.state) store.setLastJobState(job.project, job.pipeline, fields.state);
-      return store.jobByRowid(job.rowid);
     });
+    this.refresh(job);
+  }
+
+  /** Reads a job's row again into `job` (and its running state), and tells its listeners. */
+  private refresh(job: JobRow): void {
+    const fresh = this.o.store.jobByRowid(job.rowid);
     if (!fresh) return;
     const running = this.running.get(this.jobKey(fresh));
     if (running && running.job.rowid === fresh.rowid) running.job = fresh;
@@ -579,7 +584,7 @@ export class Runner {
         stats: JSON.stringify(run.stats),
       });
     });
-    this.update(job, {});
+    this.refresh(job);
   }
 
   /** The environment every datum of the job shares (secrets are opened once per job). */

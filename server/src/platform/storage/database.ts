@@ -18,9 +18,11 @@ export function openDatabase(dataDir: string): Db {
 /**
  * Runs `fn` (one write transaction) with synchronous = NORMAL: its commit skips the WAL fsync,
  * so it survives a crash of the process but maybe not a power cut; the next FULL commit makes it
- * durable. Only for rows whose loss the caller detects and recovers from.
+ * durable. Only for rows whose loss the caller detects and recovers from. Inside another
+ * transaction (where SQLite cannot change the setting) `fn` is simply part of that one.
  */
 export function withoutFsync<T>(db: Db, fn: () => T): T {
+  if (db.inTransaction) return fn();
   db.pragma('synchronous = NORMAL');
   try {
     return fn();

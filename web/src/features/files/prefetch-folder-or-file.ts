@@ -7,9 +7,9 @@ import { fileInfoQuery, folderEntriesQuery } from './queries.ts';
 /**
  * Starts what the file browser (FileBrowser) shows first at a route path, before it renders:
  * for a folder path, the folder's first page; for another path, its InspectFile (and meanwhile
- * the renderer code its name calls for, and the first bytes of a CSV or gz file), then its folder's first
- * page and, for a file, its preview. The browser's own queries, loaded only when not cached yet: nothing is fetched
- * twice. Never fails: the browser shows any error itself.
+ * the renderer code its name calls for, and the first bytes of a CSV or gz file), then its
+ * folder's first page and, for a file, its preview. The browser's own queries, loaded only when
+ * not cached yet: nothing is fetched twice. Never fails: the browser shows any error itself.
  */
 export async function prefetchFolderOrFile(
   queryClient: QueryClient,
@@ -25,11 +25,9 @@ export async function prefetchFolderOrFile(
       await listFolder(folderPath(path));
       return;
     }
-    const urlsOf = (file: string) => ({
-      url: fileUrl({ ...commit, path: file, download: false }, client.baseUrl),
-      downloadUrl: fileUrl({ ...commit, path: file, download: true }, client.baseUrl),
-    });
-    preloadPreviewOf(queryClient, target, urlsOf(target).url);
+    const urlOf = (file: string, download: boolean) =>
+      fileUrl({ ...commit, path: file, download }, client.baseUrl);
+    preloadPreviewOf(queryClient, target, urlOf(target, false));
     const info = await queryClient.ensureQueryData(
       fileInfoQuery(client, { ...commit, path: target }),
     );
@@ -39,7 +37,10 @@ export async function prefetchFolderOrFile(
     }
     await Promise.all([
       listFolder(parentFolder(target)),
-      prefetchPreview(queryClient, info, urlsOf(info.file.path)),
+      prefetchPreview(queryClient, info, {
+        url: urlOf(info.file.path, false),
+        downloadUrl: urlOf(info.file.path, true),
+      }),
     ]);
   } catch {
     // FileBrowser asks again and shows the error.

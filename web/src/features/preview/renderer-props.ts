@@ -1,10 +1,7 @@
 import type { FileInfo } from '@ivory/api';
+import { baseName } from '../files/file-path.ts';
 import { previewKindOf } from './registry.ts';
 import type { RendererProps } from './renderers/types.ts';
-
-function baseName(path: string): string {
-  return path.split('/').filter(Boolean).at(-1) ?? '/';
-}
 
 /** What a file's renderer gets, from the file and its /files URLs. */
 export function rendererProps(info: FileInfo, url: string, downloadUrl: string): RendererProps {
