@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { compression } from 'vite-plugin-compression2';
 import { antdStaticStylePlugin } from './vite-plugins/antd-static-style-plugin.ts';
 import { routePreloadPlugin } from './vite-plugins/route-preload-plugin.ts';
 
@@ -15,7 +16,13 @@ const reactRouterDist = path.join(
 );
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), antdStaticStylePlugin(), routePreloadPlugin()],
+  plugins: [
+    react(),
+    antdStaticStylePlugin(),
+    routePreloadPlugin(),
+    // A .br and a .gz beside every text asset worth it; the server picks one by Accept-Encoding.
+    compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 }),
+  ],
   resolve: {
     alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterDist }] : [],
   },

@@ -1,8 +1,8 @@
-import type { ServerResponse } from 'node:http';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unimplemented } from '../errors.ts';
 import type { Method, MethodRegistry } from '../platform/platform.ts';
+import { registerApiCompression } from './compression.ts';
 import { sendJson, toApiError } from './errors.ts';
 import { readNdjson } from './ndjson.ts';
 import { normaliseKeys } from './wire.ts';
@@ -24,37 +24,48 @@ function disconnectSignal(reply: FastifyReply): AbortSignal {
 }
 
 /**
- * Writes a server stream as NDJSON, one `{"result": …}` line per message, flushed as produced.
- * A failure before the first message is an ordinary error response (thrown); after it, a final
- * `{"error": …}` line.
+ * Writes a server stream as NDJSON, one `{"result": …}` line per message, flushed as produced
+ * (through the scope's compression when the client accepts it). A failure before the first
+ * message is an ordinary error response (thrown); after it, a final `{"error": …}` line. A client
+ * that goes away ends the stream, and with it the handler's iterator.
  */
 async function sendStream(
   request: FastifyRequest,
   reply: FastifyReply,
   messages: AsyncIterable<unknown>,
   signal: AbortSignal,
-): Promise<void> {
+): Promise<FastifyReply> {
   const iterator = messages[Symbol.asyncIterator]();
-  let step = await iterator.next();
-  reply.hijack();
-  const response = reply.raw;
-  response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-  try {
-    while (!step.done && !signal.aborted) {
-      if (!response.write(JSON.stringify({ result: step.value }) + '\n')) await drained(response);
-      step = await iterator.next();
+  const first = await iterator.next();
+  async function* lines(): AsyncGenerator<string> {
+    let step = first;
+    try {
+      while (!step.done && !signal.aborted) {
+        yield JSON.stringify({ result: step.value }) + '\n';
+        step = await iterator.next();
+      }
+    } catch (error) {
+      yield JSON.stringify({ error: toApiError(error, request.log).toWire() }) + '\n';
+    } finally {
+      if (!step.done) await iterator.return?.();
     }
-  } catch (error) {
-    const apiError = toApiError(error, request.log);
-    if (!response.destroyed) response.write(JSON.stringify({ error: apiError.toWire() }) + '\n');
-  } finally {
-    if (!step.done) await iterator.return?.();
-    response.end();
   }
+  return reply
+    .code(200)
+    .header('content-type', 'application/json')
+    .header('cache-control', 'no-store')
+    .send(Readable.from(lines(), { objectMode: false }));
 }
 
 /** POST /api/<service>/<Method>: the gateway. Routes only translate wire ⇄ platform calls. */
 export function registerApiRoutes(app: FastifyInstance, methods: MethodRegistry): void {
+  app.register(async (scope) => {
+    await registerApiCompression(scope);
+    registerGatewayRoutes(scope, methods);
+  });
+}
+
+function registerGatewayRoutes(app: FastifyInstance, methods: MethodRegistry): void {
   app.post<{ Params: { service: string; method: string } }>(
     '/api/:service/:method',
     async (request, reply) => {
@@ -86,19 +97,6 @@ export function registerApiRoutes(app: FastifyInstance, methods: MethodRegistry)
       })();
       return sendJson(reply, 200, await entry.handler(messages, disconnectSignal(reply)));
     });
-  });
-}
-
-/** Resolves when the response can take more bytes or has closed. */
-function drained(response: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      response.off('drain', done);
-      response.off('close', done);
-      resolve();
-    };
-    response.on('drain', done);
-    response.on('close', done);
   });
 }
 

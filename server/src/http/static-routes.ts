@@ -34,6 +34,8 @@ export async function registerStaticRoutes(app: FastifyInstance, webDist: string
   if (built) {
     await app.register(fastifyStatic, {
       root: webDist,
+      // The build writes a .br and a .gz beside every asset worth compressing.
+      preCompressed: true,
       setHeaders: (reply, filePath) => {
         if (filePath.startsWith(assetsDir))
           reply.header('cache-control', HASHED_ASSET_CACHE_CONTROL);
