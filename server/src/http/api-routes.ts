@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unimplemented } from '../errors.ts';
@@ -36,13 +37,17 @@ async function sendStream(
   signal: AbortSignal,
 ): Promise<FastifyReply> {
   const iterator = messages[Symbol.asyncIterator]();
-  const first = await iterator.next();
+  // The stream pulls later messages from outside this request's async context: each pull runs
+  // in the context the handler started in (the caller's identity, for role checks).
+  const inRequestContext = AsyncLocalStorage.snapshot();
+  const next = () => inRequestContext(() => iterator.next());
+  const first = await next();
   async function* lines(): AsyncGenerator<string> {
     let step = first;
     try {
       while (!step.done && !signal.aborted) {
         yield JSON.stringify({ result: step.value }) + '\n';
-        step = await iterator.next();
+        step = await next();
       }
     } catch (error) {
       yield JSON.stringify({ error: toApiError(error, request.log).toWire() }) + '\n';
