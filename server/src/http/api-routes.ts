@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unimplemented } from '../errors.ts';
+import { slicer } from '../platform/event-loop.ts';
 import type { Method, MethodRegistry } from '../platform/platform.ts';
 import { sendJson, toApiError } from './errors.ts';
 import { readNdjson } from './ndjson.ts';
@@ -39,9 +40,11 @@ async function sendStream(
   reply.hijack();
   const response = reply.raw;
   response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  const pause = slicer();
   try {
     while (!step.done && !signal.aborted) {
       if (!response.write(JSON.stringify({ result: step.value }) + '\n')) await drained(response);
+      await pause();
       step = await iterator.next();
     }
   } catch (error) {
