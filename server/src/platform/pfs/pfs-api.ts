@@ -1,4 +1,4 @@
-import { failedPrecondition, notFound } from '../../errors.ts';
+import { failedPrecondition, invalidArgument, notFound } from '../../errors.ts';
 import {
   int64,
   readBool,
@@ -424,6 +424,7 @@ export function registerPfsApi(
       const req = readObject(raw, 'request');
       const file = readFileRef(req.file, 'file');
       const offset = readInt(req.offset, 'offset');
+      if (offset < 0) throw invalidArgument('offset must not be negative');
       const { commit } = resolveCommitRef(store, file.commit);
       const row = store.getFile(commit, file.path);
       if (row.type !== 'FILE') throw failedPrecondition(`${file.path} is a directory`);
@@ -505,6 +506,8 @@ export function registerPfsApi(
       const range = readOptionalObject(req.pathRange, 'pathRange');
       const lower = range ? readString(range.lower, 'pathRange.lower') : '';
       const upper = range ? readString(range.upper, 'pathRange.upper') : '';
+      if (lower && upper && lower > upper)
+        throw invalidArgument('pathRange.lower must not come after pathRange.upper');
       const commitMessage = messages.commit(commit, repo);
       const candidates = matchesRoot ? [store.getFile(commit, '/')] : store.allFiles(commit);
       const pause = slicer();
