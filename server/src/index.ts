@@ -104,6 +104,9 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
     cluster?.lander ?? null,
   );
   await uploads.init();
+  platform.reclaimer.addReferences(() => uploads.movedHashes());
+  // Recovery: bytes a killed request left behind (stored, but named by nothing) go at start.
+  platform.reclaimer.schedule();
   await uploads.removeAbandoned(config.uploadTtlMs);
   await registerUploadRoutes(app, uploads, platform.blobs, faults, (request) =>
     pachTokenFor(request, cluster?.tokens ?? null),

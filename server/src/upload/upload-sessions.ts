@@ -168,6 +168,19 @@ export class UploadSessions {
     return upload;
   }
 
+  /** Blobs an interrupted finish already moved (named by moved.json markers): still in use. */
+  async movedHashes(): Promise<string[]> {
+    const hashes: string[] = [];
+    for (const upload of await readdir(this.uploadsDir).catch(() => [] as string[])) {
+      const uploadDir = path.join(this.uploadsDir, upload);
+      for (const file of await readdir(uploadDir).catch(() => [] as string[])) {
+        const marker = await readMarker(path.join(uploadDir, file));
+        if (marker) hashes.push(marker.hash);
+      }
+    }
+    return hashes;
+  }
+
   private fileDir(uploadId: string, fileName: string): string {
     return path.join(this.uploadsDir, uploadId, encodeURIComponent(fileName));
   }
@@ -504,6 +517,7 @@ export class UploadSessions {
     if (this.finishing.has(uploadId))
       throw failedPrecondition(`upload ${uploadId} is already finishing`);
     this.finishing.add(uploadId);
+    const endWrite = this.blobs.beginWrite();
     try {
       // Chunks still streaming in are stopped: from here on finish alone touches the staging.
       const running = [...(this.inFlight.get(uploadId) ?? [])];
@@ -541,6 +555,7 @@ export class UploadSessions {
       await this.dropStaging(uploadId);
       return commit;
     } finally {
+      endWrite();
       this.finishing.delete(uploadId);
     }
   }

@@ -91,6 +91,7 @@ export async function modifyFile(
     file.size += bytes.length;
   }
 
+  const endWrite = blobs.beginWrite();
   try {
     for await (const raw of requests) {
       if (signal.aborted) throw invalidArgument('the request was cancelled');
@@ -135,6 +136,8 @@ export async function modifyFile(
   } catch (error) {
     await Promise.all([...pending.values()].map((file) => file.writer?.abort()));
     throw error;
+  } finally {
+    endWrite();
   }
 }
 
