@@ -491,14 +491,14 @@ export class PfsStore {
     description: string,
     files: NewFile[],
     deletions: string[] = [],
-    beforeCommit?: () => void,
+    beforeCommit?: (commitId: string) => void,
   ): CommitRow {
     const commit = this.transaction(() => {
       const open = this.startCommit(repo, branchName, null, description);
       for (const path of deletions) this.deleteFile(open, path);
       for (const file of files) this.putFile(open, file);
       this.finishCommitRow(open, '', '');
-      beforeCommit?.();
+      beforeCommit?.(open.id);
       return this.commitByRowid(open.rowid);
     });
     this.events.notify();
