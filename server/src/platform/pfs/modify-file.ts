@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { failedPrecondition, invalidArgument, unimplemented } from '../../errors.ts';
+import { ApiError, failedPrecondition, invalidArgument, unimplemented } from '../../errors.ts';
 import { readObject, readString } from '../../http/wire.ts';
 import type { BlobStore, BlobWriter } from '../storage/blob-store.ts';
 import { normalisePath } from './file-paths.ts';
@@ -135,6 +135,9 @@ export async function modifyFile(
     return {};
   } catch (error) {
     await Promise.all([...pending.values()].map((file) => file.writer?.abort()));
+    // A client that went away breaks the body stream: that is a cancellation, not a fault.
+    if (signal.aborted && !(error instanceof ApiError))
+      throw invalidArgument('the request was cancelled: the client went away');
     throw error;
   } finally {
     endWrite();
