@@ -60,4 +60,36 @@ describe('glob matching is linear', () => {
     }
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   });
+
+  it('answers /healthz while a long listing is still streaming', async () => {
+    const url = server.url;
+    await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('wide') });
+    const raw = Buffer.from('same').toString('base64');
+    const lines = [
+      JSON.stringify({ setCommit: { branch: { repo: repo('wide'), name: 'master' } } }),
+    ];
+    for (let i = 0; i < 20_000; i++)
+      lines.push(JSON.stringify({ addFile: { path: `/d${i % 10}/file-${i}.txt`, raw } }));
+    const written = await fetch(`${url}/api/pfs_v2.API/ModifyFile`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: lines.join('\n') + '\n',
+    });
+    expect(written.status).toBe(200);
+    let listingDone = false;
+    const listing = callStream(url, 'pfs_v2.API/WalkFile', {
+      file: { commit: commitId('wide', 'master'), path: '/' },
+    }).then((answer) => {
+      listingDone = true;
+      return answer;
+    });
+    // Started once the listing's first bytes are on their way.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const health = await fetch(`${url}/healthz`);
+    const answeredDuringListing = !listingDone;
+    const walked = await listing;
+    expect(health.status).toBe(200);
+    expect(walked.lines.length).toBe(20_000 + 10 + 1);
+    expect(answeredDuringListing).toBe(true);
+  }, 60_000);
 });
