@@ -7,11 +7,12 @@ import {
   registerWhoAmIRoute,
 } from './auth/index.ts';
 import type { ServerConfig } from './config.ts';
-import { invalidArgument } from './errors.ts';
+import { ApiError, invalidArgument } from './errors.ts';
 import { registerApiRoutes } from './http/api-routes.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { registerFilesRoute } from './http/files-route.ts';
 import { registerHealthRoute } from './http/health.ts';
+import { checkJsonDepth, registerRequestLimits } from './http/request-limits.ts';
 import { registerRuntimeConfigRoute } from './http/runtime-config.ts';
 import { registerStaticRoutes } from './http/static-routes.ts';
 import { openEmbeddedPlatform, type EmbeddedPlatform } from './platform/embedded-platform.ts';
@@ -57,13 +58,16 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
     const text = String(body);
     if (text.trim() === '') return done(null, {});
     try {
+      checkJsonDepth(text);
       done(null, JSON.parse(text));
     } catch (error) {
+      if (error instanceof ApiError) return done(error);
       done(invalidArgument(`invalid JSON: ${(error as Error).message}`));
     }
   });
 
   registerErrorHandler(app);
+  registerRequestLimits(app);
   const auth = await createAuth(config.auth, { logger: app.log });
   // The guard goes on the root instance before the routes it protects (/api, /upload, /files).
   registerAuthGuard(app, auth);
@@ -100,6 +104,9 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
     cluster?.lander ?? null,
   );
   await uploads.init();
+  platform.reclaimer.addReferences(() => uploads.movedHashes());
+  // Recovery: bytes a killed request left behind (stored, but named by nothing) go at start.
+  platform.reclaimer.schedule();
   await uploads.removeAbandoned(config.uploadTtlMs);
   await registerUploadRoutes(app, uploads, platform.blobs, faults, (request) =>
     pachTokenFor(request, cluster?.tokens ?? null),

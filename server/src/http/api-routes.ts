@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unimplemented } from '../errors.ts';
+import { slicer } from '../platform/event-loop.ts';
 import type { Method, MethodRegistry } from '../platform/platform.ts';
 import { registerApiCompression } from './compression.ts';
 import { sendJson, toApiError } from './errors.ts';
@@ -44,9 +45,11 @@ async function sendStream(
   const first = await next();
   async function* lines(): AsyncGenerator<string> {
     let step = first;
+    const pause = slicer();
     try {
       while (!step.done && !signal.aborted) {
         yield JSON.stringify({ result: step.value }) + '\n';
+        await pause();
         step = await next();
       }
     } catch (error) {

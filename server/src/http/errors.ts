@@ -27,6 +27,11 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
+    if ((error as { code?: unknown }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      const limit = request.routeOptions.bodyLimit ?? 0;
+      const message = `the request body is larger than the ${Math.round(limit / 1024 / 1024)} MiB limit`;
+      return sendError(reply, new ApiError(Code.INVALID_ARGUMENT, message));
+    }
     sendError(reply, toApiError(error, request.log));
   });
 }

@@ -19,6 +19,7 @@ import { deleteAllPipelines, pipelineBranchEdges, registerPpsAdminApi } from './
 import { openPps, type Pps } from './pps/index.ts';
 import { registerLoadTestApi } from './pps/load-test.ts';
 import { registerRenderTemplateApi } from './pps/render-template.ts';
+import { BlobReclaimer } from './storage/blob-reclaim.ts';
 import { BlobStore } from './storage/blob-store.ts';
 import { openDatabase, type Db } from './storage/database.ts';
 import { openTrials, type TrialService } from './trials/index.ts';
@@ -36,6 +37,11 @@ export interface EmbeddedPlatform {
   pps: Pps;
   /** The trial (experiment) service, omni_v1.API. */
   trials: TrialService;
+  /**
+   * Deletes blobs nothing references (after deleting calls, periodically). The server adds the
+   * upload references, then schedules the first sweep (recovery after a crash).
+   */
+  reclaimer: BlobReclaimer;
   /** Stops running jobs (they resume on the next start) and closes the database. */
   close(): Promise<void>;
 }
@@ -52,6 +58,7 @@ export async function openEmbeddedPlatform(options: {
   const pfs = new PfsStore(db, events);
   const cluster = new Cluster(db);
   const methods: MethodRegistry = new Map();
+  const reclaimer = new BlobReclaimer(db, blobs);
   registerPfsApi(methods, pfs, blobs, events);
   registerVersionApi(methods, options.releaseVersion);
   registerAdminApi(methods, cluster);
@@ -73,7 +80,7 @@ export async function openEmbeddedPlatform(options: {
     messages: pfsMessages,
     derivedBranchEdges: pipelineBranchEdges(pps),
   });
-  registerFsckApi(methods, { db, blobs });
+  registerFsckApi(methods, { db, blobs, reclaimer });
   registerFileSetApi(methods, { store: pfs, blobs, db });
   registerEgressApi(methods, { store: pfs, blobs });
   registerSquashDropApi(methods, { store: pfs, db, events });
@@ -81,6 +88,7 @@ export async function openEmbeddedPlatform(options: {
   registerRenderTemplateApi(methods);
   registerLoadTestApi(methods, { pfs, blobs, db, pps });
   const trials = openTrials({ db, pfs, blobs, pps, methods });
+  reclaimer.watch(methods);
   return {
     db,
     blobs,
@@ -90,7 +98,9 @@ export async function openEmbeddedPlatform(options: {
     methods,
     pps,
     trials,
+    reclaimer,
     async close() {
+      reclaimer.close();
       await trials.close();
       await pps.close();
       db.close();

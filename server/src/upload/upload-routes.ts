@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { invalidArgument } from '../errors.ts';
+import { ApiError, invalidArgument } from '../errors.ts';
 import { sendJson } from '../http/errors.ts';
 import { readObject, readString } from '../http/wire.ts';
 import { defaultProject } from '../platform/pfs/pfs-requests.ts';
@@ -110,6 +110,14 @@ async function receiveChunkRequest(
   return result;
 }
 
+/** The multipart parser's complaints (truncated body, wrong or missing boundary) are code 3. */
+function asMultipartError(error: unknown): unknown {
+  if (error instanceof ApiError || !(error instanceof Error)) return error;
+  if (/multipart|boundary|part header|end of form/i.test(error.message))
+    return invalidArgument(`malformed multipart body: ${error.message}`);
+  return error;
+}
+
 /** The chunked upload API (product spec section 7, "Upload calls"). */
 export async function registerUploadRoutes(
   app: FastifyInstance,
@@ -136,7 +144,11 @@ export async function registerUploadRoutes(
   app.post('/upload', async (request, reply) => {
     if (!request.isMultipart())
       throw invalidArgument('the chunk request must be multipart/form-data');
-    const { chunk, received } = await receiveChunkRequest(request, sessions, blobs, faults);
+    const { chunk, received } = await receiveChunkRequest(request, sessions, blobs, faults).catch(
+      (error: unknown) => {
+        throw asMultipartError(error);
+      },
+    );
     return sendJson(reply, 200, {
       uploadId: chunk.uploadId,
       fileName: chunk.fileName,

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, type Hash } from 'node:crypto';
-import { createReadStream, createWriteStream, fsyncSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, fsyncSync } from 'node:fs';
 import { once } from 'node:events';
 import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -98,6 +98,8 @@ interface MovedMarker {
 }
 
 const DATA = 'data';
+/** How long a finished upload's commit is remembered for a retried finish. */
+const finishedKeptMs = 24 * 60 * 60 * 1000;
 const MOVED = 'moved.json';
 const writeHighWaterMark = 4 * 1024 * 1024;
 
@@ -168,8 +170,32 @@ export class UploadSessions {
     return upload;
   }
 
+  /** Blobs an interrupted finish already moved (named by moved.json markers): still in use. */
+  async movedHashes(): Promise<string[]> {
+    const hashes: string[] = [];
+    for (const upload of await readdir(this.uploadsDir).catch(() => [] as string[])) {
+      const uploadDir = path.join(this.uploadsDir, upload);
+      for (const file of await readdir(uploadDir).catch(() => [] as string[])) {
+        const marker = await readMarker(path.join(uploadDir, file));
+        if (marker) hashes.push(marker.hash);
+      }
+    }
+    return hashes;
+  }
+
+  /**
+   * A file's staging folder, named by the sha256 of its name (any name the platform accepts
+   * fits in one path segment). Uploads staged before this naming keep their old folder.
+   */
   private fileDir(uploadId: string, fileName: string): string {
-    return path.join(this.uploadsDir, uploadId, encodeURIComponent(fileName));
+    const legacy = encodeURIComponent(fileName);
+    if (legacy.length <= 200 && existsSync(path.join(this.uploadsDir, uploadId, legacy)))
+      return path.join(this.uploadsDir, uploadId, legacy);
+    return path.join(
+      this.uploadsDir,
+      uploadId,
+      createHash('sha256').update(fileName).digest('hex'),
+    );
   }
 
   private stateKey(uploadId: string, fileName: string): string {
@@ -179,8 +205,7 @@ export class UploadSessions {
   /** Validates a chunk's fields before its bytes are kept (throws with a clear message). */
   checkChunk(uploadId: string, fileName: string, chunkTotal: number, currentChunk: number): void {
     this.getUpload(uploadId);
-    if (!fileName) throw invalidArgument('fileName is required');
-    normaliseRelativeName(fileName);
+    checkUploadName(fileName);
     if (!Number.isInteger(chunkTotal) || chunkTotal < 1)
       throw invalidArgument('chunkTotal must be a positive integer');
     if (!Number.isInteger(currentChunk) || currentChunk < 0 || currentChunk >= chunkTotal) {
@@ -195,8 +220,26 @@ export class UploadSessions {
         `chunkTotal ${chunkTotal} differs from ${known} given earlier for ${fileName}`,
       );
     }
+    if (known === undefined) this.checkNoClash(uploadId, fileName);
     if (this.finishing.has(uploadId))
       throw failedPrecondition(`upload ${uploadId} is finishing; it takes no more chunks`);
+  }
+
+  /** A new name must not be a folder of another file of the upload, nor inside one. */
+  private checkNoClash(uploadId: string, fileName: string): void {
+    const clash = this.db
+      .prepare(
+        `SELECT file_name FROM upload_files WHERE upload_id = ?
+           AND (substr(?, 1, length(file_name) + 1) = file_name || '/'
+             OR substr(file_name, 1, length(?) + 1) = ? || '/')
+           LIMIT 1`,
+      )
+      .pluck()
+      .get(uploadId, fileName, fileName, fileName);
+    if (typeof clash === 'string')
+      throw invalidArgument(
+        `fileName ${JSON.stringify(fileName)} clashes with ${JSON.stringify(clash)} in this upload: one would be a folder of the other`,
+      );
   }
 
   private chunkSize(uploadId: string, fileName: string, index: number): number | undefined {
@@ -500,10 +543,17 @@ export class UploadSessions {
    * cluster mode the commit is made on the cluster with the caller's `pachToken`.
    */
   async finish(uploadId: string, description: string, pachToken = ''): Promise<LandedCommit> {
+    // A retry whose first answer was lost gets the same commit.
+    const landedBefore = this.db
+      .prepare('SELECT commit_id FROM upload_finished WHERE upload_id = ?')
+      .pluck()
+      .get(uploadId);
+    if (typeof landedBefore === 'string') return { id: landedBefore };
     const upload = this.getUpload(uploadId);
     if (this.finishing.has(uploadId))
       throw failedPrecondition(`upload ${uploadId} is already finishing`);
     this.finishing.add(uploadId);
+    const endWrite = this.blobs.beginWrite();
     try {
       // Chunks still streaming in are stopped: from here on finish alone touches the staging.
       const running = [...(this.inFlight.get(uploadId) ?? [])];
@@ -523,7 +573,10 @@ export class UploadSessions {
           text,
           pachToken,
         );
-        this.db.prepare('DELETE FROM uploads WHERE id = ?').run(uploadId);
+        this.db.transaction(() => {
+          this.db.prepare('DELETE FROM uploads WHERE id = ?').run(uploadId);
+          this.recordFinished(uploadId, landed.id);
+        })();
         await this.dropStaging(uploadId);
         return landed;
       }
@@ -534,15 +587,28 @@ export class UploadSessions {
         this.faults.crashAt('upload-finish-mid-blobs');
       }
       this.faults.crashAt('upload-finish-after-blobs');
-      const commit = this.pfs.landCommit(repo, upload.branch, text, landed, [], () => {
+      const commit = this.pfs.landCommit(repo, upload.branch, text, landed, [], (id) => {
         this.db.prepare('DELETE FROM uploads WHERE id = ?').run(uploadId);
+        this.recordFinished(uploadId, id);
         this.faults.crashAt('upload-finish-mid-transaction');
       });
       await this.dropStaging(uploadId);
       return commit;
     } finally {
+      endWrite();
       this.finishing.delete(uploadId);
     }
+  }
+
+  /** Remembers the commit an upload landed in (kept a day, for retried finishes). */
+  private recordFinished(uploadId: string, commitId: string): void {
+    const now = Date.now();
+    this.db.prepare('DELETE FROM upload_finished WHERE finished_at < ?').run(now - finishedKeptMs);
+    this.db
+      .prepare(
+        'INSERT OR REPLACE INTO upload_finished (upload_id, commit_id, finished_at) VALUES (?, ?, ?)',
+      )
+      .run(uploadId, commitId, now);
   }
 
   private async dropStaging(uploadId: string): Promise<void> {
@@ -732,6 +798,23 @@ export class UploadSessions {
 
 async function exists(file: string): Promise<boolean> {
   return (await stat(file).catch(() => null)) !== null;
+}
+
+/**
+ * An upload file name is a relative path of plain segments: no empty segment (so no leading,
+ * trailing or doubled slash), no `.` or `..`, no control characters — so two different names
+ * never land at the same path.
+ */
+function checkUploadName(fileName: string): void {
+  if (!fileName) throw invalidArgument('fileName is required');
+  const segments = fileName.split('/');
+  for (const segment of segments) {
+    if (segment === '' || segment === '.' || segment === '..')
+      throw invalidArgument(
+        `fileName ${JSON.stringify(fileName)} must be a relative path without empty, "." or ".." segments (no leading, trailing or doubled "/")`,
+      );
+  }
+  normaliseRelativeName(fileName);
 }
 
 async function readMarker(dir: string): Promise<MovedMarker | null> {

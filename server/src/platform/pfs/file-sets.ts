@@ -35,8 +35,8 @@ interface MemberRow {
 /**
  * File sets: staged, expiring collections of files in the content store. A file set is a row
  * {id (32 hex digits), created_at, expires_at} plus its members {path, hash, size}; members name
- * blobs that commits already hold (the blob store is content-addressed and never garbage
- * collected, so a member's bytes stay readable). Expired sets are removed lazily, at the start
+ * blobs that commits already hold (members count as references for the blob reclaimer, so a
+ * member's bytes stay readable while the set exists). Expired sets are removed lazily, at the start
  * of every file-set call; using an expired or unknown id answers 5.
  *
  * - GetFileSet {commit, type} → {fileSetId}: a new set holding the commit's files (type TOTAL),

@@ -1,5 +1,6 @@
 import { readBool, readObject } from '../../http/wire.ts';
 import { stream, type MethodRegistry } from '../platform.ts';
+import type { BlobReclaimer } from '../storage/blob-reclaim.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { Db } from '../storage/database.ts';
 import type { RepoType } from './rows.ts';
@@ -38,13 +39,16 @@ const repoLabel = (project: string, repo: string, type: RepoType) =>
  * blob stays an error either way). What it repairs is dangling metadata: upload sessions whose
  * target repo no longer exists are reported as errors without `fix` and removed with it (one
  * `{fix: "..."}` line each; their staging folders go at the next abandoned-upload sweep).
+ * Blobs that nothing names (no commit, upload, file set or datum) are reported as
+ * `{error: "blob <hash>: unreferenced …"}`; with `fix` they are deleted instead (one `{fix}`
+ * line each), except any a write in flight may be about to use (see BlobReclaimer).
  * zombieTarget / zombieAll (Pachyderm's check for output files not written by any datum) have
  * nothing to check: embedded pipeline output commits are written whole in one transaction.
  */
 export async function* fsck(
   db: Db,
   blobs: BlobStore,
-  options: { fix: boolean; signal?: AbortSignal },
+  options: { fix: boolean; signal?: AbortSignal; reclaimer?: BlobReclaimer },
 ): AsyncGenerator<FsckLine> {
   const verdicts = new Map<string, 'ok' | 'missing' | 'corrupt'>();
   const rows = db
@@ -87,14 +91,36 @@ export async function* fsck(
     db.prepare('DELETE FROM uploads WHERE id = ?').run(upload.id);
     yield { fix: `removed ${what}`, error: '' };
   }
+
+  // Unreferenced blobs: reported, and with `fix` deleted (unless a write in flight may be
+  // about to use one: those stay for a later sweep and are not reported as fixed).
+  if (!options.reclaimer || options.signal?.aborted) return;
+  const swept = await options.reclaimer.sweep({ dryRun: !options.fix });
+  for (const blob of swept.unreferenced) {
+    if (!options.fix) {
+      yield {
+        fix: '',
+        error: `blob ${blob.hash}: unreferenced (no commit, upload, file set or datum names it)`,
+      };
+    } else if (blob.removed) {
+      yield { fix: `removed unreferenced blob ${blob.hash} (${blob.bytes} bytes)`, error: '' };
+    }
+  }
 }
 
-export function registerFsckApi(methods: MethodRegistry, deps: { db: Db; blobs: BlobStore }): void {
+export function registerFsckApi(
+  methods: MethodRegistry,
+  deps: { db: Db; blobs: BlobStore; reclaimer?: BlobReclaimer },
+): void {
   methods.set(
     'pfs_v2.API/Fsck',
     stream(async function* (raw, signal) {
       const req = readObject(raw, 'request');
-      yield* fsck(deps.db, deps.blobs, { fix: readBool(req.fix, 'fix'), signal });
+      yield* fsck(deps.db, deps.blobs, {
+        fix: readBool(req.fix, 'fix'),
+        signal,
+        reclaimer: deps.reclaimer,
+      });
     }),
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { globToRegExp } from './glob.ts';
+import { compileGlob } from './glob.ts';
 
 const cases: Array<[string, string, boolean]> = [
   ['/*', '/a.txt', true],
@@ -18,8 +18,8 @@ const cases: Array<[string, string, boolean]> = [
   ['/', '/', true],
 ];
 
-describe('globToRegExp', () => {
+describe('compileGlob', () => {
   it.each(cases)('%s matches %s → %s', (pattern, path, expected) => {
-    expect(globToRegExp(pattern).test(path)).toBe(expected);
+    expect(compileGlob(pattern).test(path)).toBe(expected);
   });
 });

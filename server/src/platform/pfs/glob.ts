@@ -1,8 +1,46 @@
+import { RE2JS } from 're2js';
+import { invalidArgument } from '../../errors.ts';
+
+/** A compiled glob: matches whole paths (without their trailing slash) in linear time. */
+export interface GlobMatcher {
+  test(path: string): boolean;
+  /** The whole match and its parenthesised groups ($1, $2…), or null. */
+  exec(path: string): (string | null)[] | null;
+}
+
 /**
  * Shell-style glob over slash-separated paths: `*` and `?` stay within one segment, `**` spans
- * any depth, `[...]` is a character class. Matches a path without its trailing slash.
+ * any depth, `[...]` is a character class (`[!...]` negated). The glob becomes a regular
+ * expression run by RE2JS (RE2's automaton: linear in the path length, no backtracking), so
+ * no pattern can hold the event loop however many wildcards it stacks. A malformed pattern
+ * (an inverted range, an unbalanced group) is INVALID_ARGUMENT.
  */
-export function globToRegExp(pattern: string, options: { captureGroups?: boolean } = {}): RegExp {
+export function compileGlob(
+  pattern: string,
+  options: { captureGroups?: boolean } = {},
+): GlobMatcher {
+  const source = globSource(pattern, options.captureGroups ?? false);
+  let compiled: RE2JS;
+  try {
+    compiled = RE2JS.compile('^' + source + '$', RE2JS.DOTALL);
+  } catch (error) {
+    throw invalidArgument(
+      `glob pattern ${JSON.stringify(pattern)} is invalid: ${(error as Error).message}`,
+    );
+  }
+  return {
+    test: (path) => compiled.matches(path),
+    exec(path) {
+      const matcher = compiled.matcher(path);
+      if (!matcher.matches()) return null;
+      const groups: (string | null)[] = [];
+      for (let i = 0; i <= matcher.groupCount(); i++) groups.push(matcher.group(i));
+      return groups;
+    },
+  };
+}
+
+function globSource(pattern: string, captureGroups: boolean): string {
   const normalised = '/' + pattern.replace(/^\/+/, '').replace(/\/+$/, '');
   let source = '';
   for (let i = 0; i < normalised.length; i++) {
@@ -10,6 +48,7 @@ export function globToRegExp(pattern: string, options: { captureGroups?: boolean
     if (char === '*') {
       if (normalised[i + 1] === '*') {
         i++;
+        while (normalised[i + 1] === '*') i++;
         if (normalised[i + 1] === '/') {
           i++;
           source += '(?:.*/)?';
@@ -28,15 +67,15 @@ export function globToRegExp(pattern: string, options: { captureGroups?: boolean
       } else {
         let body = normalised.slice(i + 1, close);
         if (body.startsWith('!')) body = '^' + body.slice(1);
-        source += '[' + body.replace(/\\/g, '\\\\') + ']';
+        source += '[' + body.replace(/\\/g, '\\\\').replace(/\[/g, '\\[') + ']';
         i = close;
       }
-    } else if (options.captureGroups && (char === '(' || char === ')')) {
+    } else if (captureGroups && (char === '(' || char === ')')) {
       // Pipelines' joinOn / groupBy refer to parenthesised parts of the glob as $1, $2...
       source += char;
     } else {
-      source += char.replace(/[.+^${}()|\\]/g, '\\$&');
+      source += char.replace(/[.+*?^${}()|[\]\\]/g, '\\$&');
     }
   }
-  return new RegExp('^' + source + '$');
+  return source;
 }

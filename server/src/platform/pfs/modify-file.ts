@@ -1,17 +1,39 @@
 import { createHash } from 'node:crypto';
-import { failedPrecondition, invalidArgument, unimplemented } from '../../errors.ts';
+import { ApiError, failedPrecondition, invalidArgument, unimplemented } from '../../errors.ts';
 import { readObject, readString } from '../../http/wire.ts';
 import type { BlobStore, BlobWriter } from '../storage/blob-store.ts';
 import { normalisePath } from './file-paths.ts';
 import { readCommitRef, readFileRef, resolveCommitRef } from './pfs-requests.ts';
 import type { NewFile, PfsStore } from './pfs-store.ts';
-import { isOpen, type CommitRow } from './rows.ts';
+import { isOpen, type CommitRow, type RepoRow } from './rows.ts';
+
+/** One staged operation of a ModifyFile request (applied only once the whole stream is read). */
+type StagedOp =
+  | { kind: 'put'; file: NewFile }
+  | { kind: 'delete'; path: string }
+  | { kind: 'copy'; dst: string; source: CommitRow; sourcePath: string };
+
+/** A setCommit and the operations that follow it. */
+interface StagedTarget {
+  repo: RepoRow;
+  /** Set when setCommit named only a branch: its open head, or else a new commit on it. */
+  branch: string | null;
+  /** Set when setCommit named a commit (it must be open). */
+  commit: CommitRow | null;
+  ops: StagedOp[];
+}
 
 /**
- * ModifyFile: a stream of setCommit / addFile / deleteFile / copyFile messages applied to an
- * open commit. Consecutive addFile messages for one path append (large files arrive in several
- * messages); bytes go to the blob store before the file row that names them is written.
- * Naming a branch whose head is finished opens a new commit there and finishes it at the end.
+ * ModifyFile: a stream of setCommit / addFile / deleteFile / copyFile messages. The request is
+ * atomic: bytes go to the blob store while the stream is read (content-addressed, invisible
+ * until a file row names them), the operations are staged in memory, and only after the last
+ * message are they applied, all in one SQLite transaction. An error, a disconnect or a crash
+ * before that leaves no trace (unreferenced blobs are reclaimed by the blob sweeper).
+ *
+ * A setCommit naming only a branch writes into that branch's open commit if it has one
+ * (StartCommit'ed by the caller), or else into a new commit that the same transaction
+ * finishes — so concurrent writers to one branch each get their own commit, in the order their
+ * requests end, and none fails because another finished first. Naming a finished commit is 9.
  */
 export async function modifyFile(
   store: PfsStore,
@@ -19,50 +41,44 @@ export async function modifyFile(
   requests: AsyncIterable<unknown>,
   signal: AbortSignal,
 ): Promise<object> {
-  let target: CommitRow | null = null;
-  const autoFinish: CommitRow[] = [];
+  const targets: StagedTarget[] = [];
+  let target: StagedTarget | null = null;
   const pending = new Map<string, PendingFile>();
 
-  const requireTarget = (): CommitRow => {
+  const requireTarget = (): StagedTarget => {
     if (!target) throw invalidArgument('ModifyFile needs a setCommit message first');
     return target;
   };
 
   /**
-   * Makes the pending blobs durable, then records all their files in one transaction. Small
-   * files were kept in memory: each distinct content is written (and fsynced) once, so many
-   * files with the same bytes cost one blob write.
+   * Makes the pending blobs durable and stages their files. Small files were kept in memory:
+   * each distinct content is written (and fsynced) once.
    */
   async function flush(): Promise<void> {
-    const files: NewFile[] = [];
-    const written = new Map<string, number>();
+    const written = new Set<string>();
     for (const [path, file] of pending) {
       pending.delete(path);
+      const owner = file.target;
       if (file.writer) {
         const blob = await file.writer.finish();
-        files.push({ path, hash: blob.hash, sizeBytes: blob.sizeBytes });
+        owner.ops.push({ kind: 'put', file: { path, hash: blob.hash, sizeBytes: blob.sizeBytes } });
         continue;
       }
       const bytes = Buffer.concat(file.chunks);
       const hash = createHash('sha256').update(bytes).digest('hex');
       if (!written.has(hash)) {
         if (!(await blobs.has(hash))) await blobs.writeBytes(bytes);
-        written.set(hash, bytes.length);
+        written.add(hash);
       }
-      files.push({ path, hash, sizeBytes: bytes.length });
+      owner.ops.push({ kind: 'put', file: { path, hash, sizeBytes: bytes.length } });
     }
-    if (files.length === 0) return;
-    const commit = requireTarget();
-    store.transaction(() => {
-      for (const file of files) store.putFile(commit, file);
-    });
   }
 
   /** Appends bytes to a path's pending file; past SMALL_FILE_BYTES it moves to a temp file. */
-  async function append(path: string, bytes: Buffer): Promise<void> {
+  async function append(owner: StagedTarget, path: string, bytes: Buffer): Promise<void> {
     let file = pending.get(path);
     if (!file) {
-      file = { chunks: [], size: 0, writer: null };
+      file = { chunks: [], size: 0, writer: null, target: owner };
       pending.set(path, file);
     }
     if (!file.writer && file.size + bytes.length > SMALL_FILE_BYTES) {
@@ -75,46 +91,56 @@ export async function modifyFile(
     file.size += bytes.length;
   }
 
+  const endWrite = blobs.beginWrite();
   try {
     for await (const raw of requests) {
       if (signal.aborted) throw invalidArgument('the request was cancelled');
       const message = readObject(raw, 'request');
       if (message.setCommit !== undefined) {
         await flush();
-        target = openCommitFor(store, message.setCommit, autoFinish);
+        target = stageTarget(store, message.setCommit);
+        targets.push(target);
       } else if (message.addFile !== undefined) {
         const addFile = readObject(message.addFile, 'addFile');
         if (addFile.url !== undefined && addFile.url !== null)
           throw unimplemented('addFile.url is not implemented yet');
         const path = normalisePath(readString(addFile.path, 'addFile.path'));
         if (path === '/') throw invalidArgument('addFile.path must name a file');
-        requireTarget();
-        await append(path, Buffer.from(readString(addFile.raw, 'addFile.raw'), 'base64'));
+        const owner = requireTarget();
+        await append(owner, path, Buffer.from(readString(addFile.raw, 'addFile.raw'), 'base64'));
       } else if (message.deleteFile !== undefined) {
         await flush();
         const path = normalisePath(
           readString(readObject(message.deleteFile, 'deleteFile').path, 'deleteFile.path'),
         );
-        store.deleteFile(requireTarget(), path);
+        requireTarget().ops.push({ kind: 'delete', path });
       } else if (message.copyFile !== undefined) {
         await flush();
         const copy = readObject(message.copyFile, 'copyFile');
         const dst = normalisePath(readString(copy.dst, 'copyFile.dst'));
         const src = readFileRef(copy.src, 'copyFile.src');
         const source = resolveCommitRef(store, src.commit).commit;
-        store.copyFile(requireTarget(), dst, source, src.path);
+        store.getFile(source, src.path);
+        requireTarget().ops.push({ kind: 'copy', dst, source, sourcePath: src.path });
       } else {
         throw invalidArgument(
           'each ModifyFile message needs setCommit, addFile, deleteFile or copyFile',
         );
       }
     }
+    if (signal.aborted) throw invalidArgument('the request was cancelled');
     await flush();
-    for (const commit of autoFinish) store.finishCommit(commit, '', '');
+    if (signal.aborted) throw invalidArgument('the request was cancelled');
+    applyStaged(store, targets);
     return {};
   } catch (error) {
     await Promise.all([...pending.values()].map((file) => file.writer?.abort()));
+    // A client that went away breaks the body stream: that is a cancellation, not a fault.
+    if (signal.aborted && !(error instanceof ApiError))
+      throw invalidArgument('the request was cancelled: the client went away');
     throw error;
+  } finally {
+    endWrite();
   }
 }
 
@@ -126,26 +152,55 @@ interface PendingFile {
   size: number;
   /** Set once the file outgrew memory. */
   writer: BlobWriter | null;
+  target: StagedTarget;
 }
 
-function openCommitFor(store: PfsStore, value: unknown, autoFinish: CommitRow[]): CommitRow {
+/** Reads a setCommit; a named commit must exist and be open now (and again when applied). */
+function stageTarget(store: PfsStore, value: unknown): StagedTarget {
   const ref = readCommitRef(value, 'setCommit');
   const repo = store.getRepo(ref.repo);
   const branchName = ref.branch || (ref.id && store.findBranch(repo, ref.id) ? ref.id : '');
   const namesBranchOnly = branchName !== '' && (ref.id === '' || ref.id === branchName);
-  if (namesBranchOnly) {
-    const branch = store.findBranch(repo, branchName);
-    const head = branch?.head_rowid ? store.commitByRowid(branch.head_rowid) : null;
-    if (head && isOpen(head)) return head;
-    const commit = store.startCommit(repo, branchName, null, '');
-    autoFinish.push(commit);
-    return commit;
-  }
+  if (namesBranchOnly) return { repo, branch: branchName, commit: null, ops: [] };
   const commit = store.resolveCommit(repo, ref.id, ref.branch);
+  assertOpen(commit);
+  return { repo, branch: null, commit, ops: [] };
+}
+
+function assertOpen(commit: CommitRow): void {
   if (!isOpen(commit)) {
     throw failedPrecondition(
       `commit ${commit.id} is finished: files can only be written to an open commit`,
     );
   }
-  return commit;
+}
+
+/** Applies every staged operation in one transaction; announces the commits it finished. */
+function applyStaged(store: PfsStore, targets: StagedTarget[]): void {
+  const opened: CommitRow[] = [];
+  const finished = store.transaction(() => {
+    for (const staged of targets) {
+      let commit: CommitRow;
+      if (staged.branch !== null) {
+        const branch = store.findBranch(staged.repo, staged.branch);
+        const head = branch?.head_rowid ? store.commitByRowid(branch.head_rowid) : null;
+        if (head && isOpen(head)) {
+          commit = head;
+        } else {
+          commit = store.startCommit(staged.repo, staged.branch, null, '');
+          opened.push(commit);
+        }
+      } else {
+        commit = store.commitByRowid((staged.commit as CommitRow).rowid);
+        assertOpen(commit);
+      }
+      for (const op of staged.ops) {
+        if (op.kind === 'put') store.putFile(commit, op.file);
+        else if (op.kind === 'delete') store.deleteFile(commit, op.path);
+        else store.copyFile(commit, op.dst, op.source, op.sourcePath);
+      }
+    }
+    return opened.map((commit) => store.finishWithoutEvents(commit));
+  });
+  store.announceFinished(finished);
 }

@@ -1,4 +1,4 @@
-import { failedPrecondition, notFound } from '../../errors.ts';
+import { failedPrecondition, invalidArgument, notFound } from '../../errors.ts';
 import {
   int64,
   readBool,
@@ -11,9 +11,10 @@ import {
 } from '../../http/wire.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { clientStream, stream, unary, type MethodRegistry } from '../platform.ts';
+import { slicer } from '../event-loop.ts';
 import type { CommitEvents } from './commit-events.ts';
 import { asDirPath } from './file-paths.ts';
-import { globToRegExp } from './glob.ts';
+import { compileGlob } from './glob.ts';
 import { modifyFile } from './modify-file.ts';
 import { PfsMessages, type FileInfoMessage } from './pfs-messages.ts';
 import {
@@ -423,6 +424,7 @@ export function registerPfsApi(
       const req = readObject(raw, 'request');
       const file = readFileRef(req.file, 'file');
       const offset = readInt(req.offset, 'offset');
+      if (offset < 0) throw invalidArgument('offset must not be negative');
       const { commit } = resolveCommitRef(store, file.commit);
       const row = store.getFile(commit, file.path);
       if (row.type !== 'FILE') throw failedPrecondition(`${file.path} is a directory`);
@@ -499,14 +501,18 @@ export function registerPfsApi(
       const req = readObject(raw, 'request');
       const { repo, commit } = resolveCommitRef(store, readCommitRef(req.commit, 'commit'));
       const patternText = readString(req.pattern, 'pattern') || '/';
-      const pattern = globToRegExp(patternText);
+      const pattern = compileGlob(patternText);
       const matchesRoot = patternText.replace(/\/+/g, '') === '';
       const range = readOptionalObject(req.pathRange, 'pathRange');
       const lower = range ? readString(range.lower, 'pathRange.lower') : '';
       const upper = range ? readString(range.upper, 'pathRange.upper') : '';
+      if (lower && upper && lower > upper)
+        throw invalidArgument('pathRange.lower must not come after pathRange.upper');
       const commitMessage = messages.commit(commit, repo);
       const candidates = matchesRoot ? [store.getFile(commit, '/')] : store.allFiles(commit);
+      const pause = slicer();
       for (const row of candidates) {
+        await pause();
         const bare =
           row.path.length > 1 && row.path.endsWith('/') ? row.path.slice(0, -1) : row.path;
         if (!pattern.test(bare)) continue;

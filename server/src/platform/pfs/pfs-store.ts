@@ -379,6 +379,20 @@ export class PfsStore {
     this.events.finished(this.commitByRowid(commit.rowid));
   }
 
+  /** Finishes an open commit inside the caller's transaction; announceFinished after it lands. */
+  finishWithoutEvents(commit: CommitRow): CommitRow {
+    const current = this.commitByRowid(commit.rowid);
+    if (!isOpen(current)) throw failedPrecondition(`commit ${commit.id} is already finished`);
+    this.finishCommitRow(current, '', '');
+    return this.commitByRowid(commit.rowid);
+  }
+
+  /** Tells subscribers and pipelines about commits finished by finishWithoutEvents. */
+  announceFinished(commits: CommitRow[]): void {
+    this.events.notify();
+    for (const commit of commits) this.events.finished(commit);
+  }
+
   /**
    * Replaces every file of an open commit and finishes it, in one transaction (pipeline output
    * commits); `alsoInTransaction` runs inside it (e.g. to record the job's end).
@@ -477,14 +491,14 @@ export class PfsStore {
     description: string,
     files: NewFile[],
     deletions: string[] = [],
-    beforeCommit?: () => void,
+    beforeCommit?: (commitId: string) => void,
   ): CommitRow {
     const commit = this.transaction(() => {
       const open = this.startCommit(repo, branchName, null, description);
       for (const path of deletions) this.deleteFile(open, path);
       for (const file of files) this.putFile(open, file);
       this.finishCommitRow(open, '', '');
-      beforeCommit?.();
+      beforeCommit?.(open.id);
       return this.commitByRowid(open.rowid);
     });
     this.events.notify();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { globToRegExp } from '../pfs/glob.ts';
+import { compileGlob } from '../pfs/glob.ts';
 import type { PfsStore } from '../pfs/pfs-store.ts';
 import type { CommitRow, FileRow } from '../pfs/rows.ts';
 import type { InputSpec } from './spec.ts';
@@ -117,7 +117,7 @@ function groupByKey(datums: KeyedDatum[]): Map<string, KeyedDatum[]> {
 }
 
 /** "$1-$2" with the glob's capture groups filled in. */
-function expandKey(template: string, match: RegExpExecArray): string {
+function expandKey(template: string, match: (string | null)[]): string {
   return template.replace(/\$(\d+)/g, (_, n: string) => match[Number(n)] ?? '');
 }
 
@@ -144,7 +144,7 @@ function globDatums(
   if (glob.replace(/\/+/g, '') === '') {
     return files.length === 0 ? [] : [{ files: files.map(toFile), key: '' }];
   }
-  const pattern = globToRegExp(glob, { captureGroups: true });
+  const pattern = compileGlob(glob, { captureGroups: true });
   const filesOnly = glob.includes('**');
   const datums: KeyedDatum[] = [];
   for (const row of filesOnly ? files : rows) {

@@ -23,6 +23,7 @@ import {
 } from '../pfs/pfs-requests.ts';
 import type { PfsStore } from '../pfs/pfs-store.ts';
 import { stream, unary, type MethodRegistry } from '../platform.ts';
+import { waitForWake } from '../wait.ts';
 import type { DatumFile } from './datums.ts';
 import type { LogFilter, LogLine, LogStore } from './logs.ts';
 import type { Pipelines } from './pipelines.ts';
@@ -484,10 +485,7 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
         }
         while (!signal.aborted) {
           while (queue.length > 0) yield messages.jobInfo(queue.shift() as JobRow, details);
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-            signal.addEventListener('abort', () => resolve(), { once: true });
-          });
+          await waitForWake(signal, (done) => (wake = done));
           wake = null;
         }
       } finally {
@@ -682,18 +680,7 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
               return;
             }
           }
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-            const timer = setTimeout(resolve, 1000);
-            signal.addEventListener(
-              'abort',
-              () => {
-                clearTimeout(timer);
-                resolve();
-              },
-              { once: true },
-            );
-          });
+          await waitForWake(signal, (done) => (wake = done), 1000);
           wake = null;
         }
       } finally {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -59,10 +59,22 @@ export class BlobWriter {
   }
 }
 
-/** Content-addressed file bytes: <dataDir>/blobs/ab/<sha256 hex>. */
+/**
+ * Content-addressed file bytes: <dataDir>/blobs/ab/<sha256 hex>.
+ *
+ * For the reclaimer (blob-reclaim.ts) the store remembers when each blob was last written or
+ * found by `has` (a writer that finds its bytes already stored is about to reference them),
+ * which writes are in flight (`beginWrite`), and which blobs are being removed: `has` and
+ * `adopt` wait for a removal of the same hash to finish, so a writer never counts on bytes
+ * that are going away.
+ */
 export class BlobStore {
   readonly blobsDir: string;
   readonly tempDir: string;
+  private readonly touched = new Map<string, number>();
+  private readonly removing = new Map<string, Promise<void>>();
+  private readonly writes = new Map<number, number>();
+  private nextWrite = 0;
 
   constructor(dataDir: string) {
     this.blobsDir = path.join(dataDir, 'blobs');
@@ -114,9 +126,70 @@ export class BlobStore {
     }
   }
 
+  /**
+   * Marks a write that will reference blobs once it ends (ModifyFile, an upload's finish):
+   * blobs touched after it began are kept until the returned function is called.
+   */
+  beginWrite(): () => void {
+    const id = this.nextWrite++;
+    this.writes.set(id, Date.now());
+    return () => this.writes.delete(id);
+  }
+
+  /** Blobs touched at or after this time may be about to be referenced. */
+  protectedSince(now: number): number {
+    let since = now;
+    for (const started of this.writes.values()) since = Math.min(since, started);
+    return since;
+  }
+
+  /** When the blob was last written or found by `has` (0 if not since the start). */
+  lastTouched(hash: string): number {
+    return this.touched.get(hash) ?? 0;
+  }
+
+  /** Forgets touches older than `before` (they no longer protect anything). */
+  forgetTouchesBefore(before: number): void {
+    for (const [hash, at] of this.touched) if (at < before) this.touched.delete(hash);
+  }
+
+  /**
+   * Removes a blob unless it was touched at or after `protectedSince` (checked synchronously
+   * with the start of the removal). Returns the bytes freed (0 when kept or already gone).
+   */
+  async remove(hash: string, protectedSince: number): Promise<number> {
+    if (this.lastTouched(hash) >= protectedSince || this.removing.has(hash)) return 0;
+    let done: () => void = () => undefined;
+    this.removing.set(hash, new Promise<void>((resolve) => (done = resolve)));
+    try {
+      const target = this.pathOf(hash);
+      const size = await stat(target).then(
+        (s) => s.size,
+        () => -1,
+      );
+      if (size < 0) return 0;
+      await unlink(target);
+      return size;
+    } finally {
+      this.removing.delete(hash);
+      done();
+    }
+  }
+
+  /** Every stored blob's hash (unsorted). */
+  async list(): Promise<string[]> {
+    const hashes: string[] = [];
+    for (const prefix of await readdir(this.blobsDir)) {
+      for (const name of await readdir(path.join(this.blobsDir, prefix)).catch(() => []))
+        if (/^[0-9a-f]{64}$/.test(name)) hashes.push(name);
+    }
+    return hashes;
+  }
+
   /** Moves a finished, fsynced temp file to its address, or drops it if the content exists. */
   async adopt(tempPath: string, hash: string): Promise<void> {
     const target = this.pathOf(hash);
+    this.touched.set(hash, Date.now());
     if (await this.has(hash)) {
       await rm(tempPath, { force: true });
       return;
@@ -128,8 +201,11 @@ export class BlobStore {
   }
 
   async has(hash: string): Promise<boolean> {
+    const target = this.pathOf(hash);
+    this.touched.set(hash, Date.now());
+    await this.removing.get(hash);
     try {
-      return (await stat(this.pathOf(hash))).isFile();
+      return (await stat(target)).isFile();
     } catch {
       return false;
     }

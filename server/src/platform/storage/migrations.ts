@@ -281,4 +281,12 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (file_set_id, path)
   ) WITHOUT ROWID;
   `,
+  // 6: finished uploads, so a retried /upload/finish answers with the same commit.
+  `
+  CREATE TABLE upload_finished (
+    upload_id TEXT PRIMARY KEY,
+    commit_id TEXT NOT NULL,
+    finished_at INTEGER NOT NULL
+  );
+  `,
 ];
