@@ -13,6 +13,7 @@ import { registerErrorHandler } from './http/errors.ts';
 import { registerFilesRoute } from './http/files-route.ts';
 import { registerHealthRoute } from './http/health.ts';
 import { registerRuntimeConfigRoute } from './http/runtime-config.ts';
+import { appPolicyFor, registerSecurityHeaders } from './http/security-headers.ts';
 import { registerStaticRoutes } from './http/static-routes.ts';
 import { openEmbeddedPlatform, type EmbeddedPlatform } from './platform/embedded-platform.ts';
 import { registerPipelineSchemaRoute } from './platform/pps/index.ts';
@@ -64,6 +65,7 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
   });
 
   registerErrorHandler(app);
+  registerSecurityHeaders(app, appPolicyFor(config.webDist, config.browserSettings));
   const auth = await createAuth(config.auth, { logger: app.log });
   // The guard goes on the root instance before the routes it protects (/api, /upload, /files).
   registerAuthGuard(app, auth);
