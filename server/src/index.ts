@@ -45,6 +45,7 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
   const platform = await openEmbeddedPlatform({
     dataDir: config.dataDir,
     releaseVersion: config.releaseVersion,
+    egressRoots: config.egressRoots,
   });
   const app = Fastify({
     logger: { level: config.logLevel },

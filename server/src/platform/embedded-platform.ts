@@ -43,6 +43,8 @@ export interface EmbeddedPlatform {
 export async function openEmbeddedPlatform(options: {
   dataDir: string;
   releaseVersion: string;
+  /** Folders Egress may write into (IVORY_EGRESS_ROOTS); none by default. */
+  egressRoots?: readonly string[];
 }): Promise<EmbeddedPlatform> {
   await mkdir(options.dataDir, { recursive: true });
   const blobs = new BlobStore(options.dataDir);
@@ -75,7 +77,7 @@ export async function openEmbeddedPlatform(options: {
   });
   registerFsckApi(methods, { db, blobs });
   registerFileSetApi(methods, { store: pfs, blobs, db });
-  registerEgressApi(methods, { store: pfs, blobs });
+  registerEgressApi(methods, { store: pfs, blobs, egress: { roots: options.egressRoots ?? [] } });
   registerSquashDropApi(methods, { store: pfs, db, events });
   registerPpsAdminApi(methods, { pfs, pps, deleteAll });
   registerRenderTemplateApi(methods);
