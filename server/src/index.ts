@@ -12,6 +12,7 @@ import { registerApiRoutes } from './http/api-routes.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { registerFilesRoute } from './http/files-route.ts';
 import { registerHealthRoute } from './http/health.ts';
+import { registerRouteAuthorization } from './http/route-authorization.ts';
 import { registerRuntimeConfigRoute } from './http/runtime-config.ts';
 import { appPolicyFor, registerSecurityHeaders } from './http/security-headers.ts';
 import { registerStaticRoutes } from './http/static-routes.ts';
@@ -42,10 +43,13 @@ const uploadCleanupIntervalMs = 10 * 60 * 1000;
 
 /** Builds the whole server (platform + HTTP routes); main.ts and tests share it. */
 export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
+  const signInOn = Boolean(config.auth.issuer);
   const platform = await openEmbeddedPlatform({
     dataDir: config.dataDir,
     releaseVersion: config.releaseVersion,
     egressRoots: config.egressRoots,
+    // Roles apply to the embedded platform with sign-in on; a cluster checks its own.
+    authorization: signInOn && !config.pachdAddress ? { admins: config.admins ?? [] } : null,
   });
   const app = Fastify({
     logger: { level: config.logLevel },
@@ -69,9 +73,14 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
   registerSecurityHeaders(app, appPolicyFor(config.webDist, config.browserSettings));
   const auth = await createAuth(config.auth, { logger: app.log });
   // The guard goes on the root instance before the routes it protects (/api, /upload, /files).
-  registerAuthGuard(app, auth);
+  const authorizer = platform.authorizer;
+  registerAuthGuard(app, auth, {
+    robotToken: authorizer ? (token) => authorizer.bindings.tokenSubject(token) : undefined,
+  });
   registerAuthRoutes(app, auth);
-  if (auth.enabled) {
+  if (authorizer) registerRouteAuthorization(app, authorizer);
+  else if (auth.enabled) {
+    // Cluster mode: the cluster decides; these answer for the console locally.
     registerWhoAmIRoute(app, auth);
     registerAuthorizeRoute(app, auth);
   }
@@ -88,7 +97,8 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
     : null;
   if (!cluster) {
     registerAuthenticateRoute(app, auth);
-    registerApiRoutes(app, platform.methods);
+    // With roles on, the gateway dispatches to the checked registry (one table, every method).
+    registerApiRoutes(app, authorizer ? authorizer.wrap(platform.methods) : platform.methods);
   }
   registerPipelineSchemaRoute(app);
   if (!cluster) registerFilesRoute(app, platform.pfs, platform.blobs);

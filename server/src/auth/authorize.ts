@@ -21,7 +21,8 @@ function requestedPermissions(body: unknown): string[] {
 }
 
 /**
- * Registers POST /api/auth_v2.API/Authorize. The embedded platform has no role bindings: every
+ * Registers POST /api/auth_v2.API/Authorize for cluster mode (the embedded platform answers it
+ * from its role bindings, platform/auth). Here the cluster decides each call, so
  * signed-in user holds every permission, so each one asked for is satisfied.
  */
 export function registerAuthorizeRoute(app: FastifyInstance, auth: Auth): void {

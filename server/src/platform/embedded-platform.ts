@@ -1,6 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { registerAdminApi } from './admin-api.ts';
 import { registerAuthOffApi } from './auth-api.ts';
+import { openAuthorization } from './auth/index.ts';
+import type { Authorizer } from './auth/authorizer.ts';
 import { Cluster } from './cluster.ts';
 import { registerMetadataApi } from './metadata-api.ts';
 import { registerPfsActivateAuth } from './pfs/activate-auth.ts';
@@ -36,6 +38,8 @@ export interface EmbeddedPlatform {
   pps: Pps;
   /** The trial (experiment) service, omni_v1.API. */
   trials: TrialService;
+  /** Role checks (sign-in on); null when the platform is single-user. */
+  authorizer: Authorizer | null;
   /** Stops running jobs (they resume on the next start) and closes the database. */
   close(): Promise<void>;
 }
@@ -45,6 +49,8 @@ export async function openEmbeddedPlatform(options: {
   releaseVersion: string;
   /** Folders Egress may write into (IVORY_EGRESS_ROOTS); none by default. */
   egressRoots?: readonly string[];
+  /** Sign-in is on: roles are checked and auth_v2 answers. `admins` are IVORY_ADMINS. */
+  authorization?: { admins: readonly string[] } | null;
 }): Promise<EmbeddedPlatform> {
   await mkdir(options.dataDir, { recursive: true });
   const blobs = new BlobStore(options.dataDir);
@@ -58,7 +64,10 @@ export async function openEmbeddedPlatform(options: {
   registerVersionApi(methods, options.releaseVersion);
   registerAdminApi(methods, cluster);
   registerMetadataApi(methods, pfs, cluster);
-  registerAuthOffApi(methods);
+  const authorizer = options.authorization
+    ? openAuthorization(db, methods, options.authorization.admins)
+    : null;
+  if (!authorizer) registerAuthOffApi(methods);
   const pps = openPps({ db, dataDir: options.dataDir, pfs, blobs, events, methods });
   // The rest of the pfs and pps surface (after pps: DeleteAll and branch provenance need it).
   const pfsMessages = new PfsMessages(pfs);
@@ -92,6 +101,7 @@ export async function openEmbeddedPlatform(options: {
     methods,
     pps,
     trials,
+    authorizer,
     async close() {
       await trials.close();
       await pps.close();
