@@ -12,6 +12,7 @@ import { useDeleteRepo, useProject, useRecentCommits, useRepos } from './api.ts'
 import { CreateRepoModal, EditLabelsModal } from './RepoModals.tsx';
 import { Labels, RepoPanel } from './RepoPanel.tsx';
 import { useProjectParams } from './route-params.ts';
+import { ProjectRolesButton } from '../roles/ProjectRolesButton.tsx';
 
 export function repoSizeBytes(info: RepoInfo): number {
   return Number(info.details?.sizeBytes ?? info.sizeBytesUpperBound ?? 0);
@@ -173,6 +174,7 @@ export function ReposScreen() {
               { value: 'CREATED', label: 'Sort: created' },
             ]}
           />
+          <ProjectRolesButton project={projectId} />
           <Button
             type="primary"
             data-testid={testIds.createRepoButton}
