@@ -333,4 +333,19 @@ describe('pipelines', () => {
       roles: { repoReader: true },
     });
   });
+
+  it('write their output commits as the robot, and users’ commits name the user', async () => {
+    let output: Answer | undefined;
+    for (let attempt = 0; attempt < 200; attempt++) {
+      output = await api('alice', 'pfs_v2.API/InspectCommit', {
+        commit: commit('p', 'copy'),
+        wait: 'FINISHED',
+      });
+      if (output.status === 200 && output.body.finished) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(output?.body.createdBy).toBe('robot:pipeline-p-copy');
+    const input = await ok('alice', 'pfs_v2.API/InspectCommit', { commit: commit('p', 'data') });
+    expect(input.body.createdBy).toMatch(/^user:(alice|bob|carol)@example\.com$/);
+  });
 });

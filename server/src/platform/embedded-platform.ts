@@ -65,7 +65,7 @@ export async function openEmbeddedPlatform(options: {
   registerAdminApi(methods, cluster);
   registerMetadataApi(methods, pfs, cluster);
   const authorizer = options.authorization
-    ? openAuthorization(db, methods, options.authorization.admins)
+    ? openAuthorization(db, methods, options.authorization.admins, pfs)
     : null;
   if (!authorizer) registerAuthOffApi(methods);
   const pps = openPps({ db, dataDir: options.dataDir, pfs, blobs, events, methods });

@@ -1,8 +1,11 @@
+import type { PfsStore } from '../pfs/pfs-store.ts';
 import type { MethodRegistry } from '../platform.ts';
 import type { Db } from '../storage/database.ts';
 import { registerAuthV2Api } from './auth-v2-api.ts';
 import { Authorizer } from './authorizer.ts';
+import { currentCaller } from './caller.ts';
 import { RoleBindings } from './role-bindings.ts';
+import { pipelinePrincipal } from './roles.ts';
 
 export { Authorizer, permissionDenied } from './authorizer.ts';
 export { currentCaller, runAs, type Caller } from './caller.ts';
@@ -15,8 +18,15 @@ export function openAuthorization(
   db: Db,
   methods: MethodRegistry,
   admins: readonly string[],
+  pfs: PfsStore,
 ): Authorizer {
   const bindings = new RoleBindings(db, admins);
+  // A pipeline's output commits (origin AUTO, made by the runner whoever triggered the job) are
+  // written by the pipeline's robot principal; any other commit by its caller.
+  pfs.commitAuthor = (repo, origin) =>
+    origin === 'AUTO'
+      ? pipelinePrincipal(repo.project, repo.name)
+      : (currentCaller()?.principal ?? '');
   const exists = (sql: string, ...args: unknown[]) => db.prepare(sql).get(...args) !== undefined;
   const authorizer = new Authorizer(bindings, {
     projectExists: (project) => exists('SELECT 1 FROM projects WHERE name = ?', project),
