@@ -57,6 +57,8 @@ export interface AppPolicyOptions {
   scriptHashes: string[];
   /** Other origins the page may call (error reports, analytics), from the runtime settings. */
   connectOrigins?: string[];
+  /** Other origins the page may load scripts from (the analytics SDK's plugins). */
+  scriptOrigins?: string[];
 }
 
 /** The console's Content-Security-Policy. */
@@ -64,7 +66,7 @@ export function appContentSecurityPolicy(options: AppPolicyOptions): string {
   const connect = ["'self'", ...(options.connectOrigins ?? [])];
   return [
     "default-src 'self'",
-    `script-src 'self' ${options.scriptHashes.join(' ')}`.trim(),
+    ["script-src 'self'", ...options.scriptHashes, ...(options.scriptOrigins ?? [])].join(' '),
     // antd sets style attributes at run time.
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
@@ -103,6 +105,9 @@ export function originsOf(values: readonly string[]): string[] {
   return [...origins];
 }
 
+const RUDDERSTACK_CDN = 'https://cdn.rudderlabs.com';
+const RUDDERSTACK_CONFIG = 'https://api.rudderstack.com';
+
 /**
  * The console's policy for a built web app folder: hashes of index.html's inline scripts, read
  * once at start (the build writes them); connect origins from the browser settings' URLs.
@@ -114,9 +119,15 @@ export function appPolicyFor(webDist: string, browserSettings: Record<string, st
   } catch {
     // Not built: the server answers a static page with no script.
   }
+  // With an analytics write key, the RudderStack SDK fetches its source config and loads its
+  // plugins from RudderStack's own origins.
+  const analytics = browserSettings.REACT_APP_RUDDERSTACK_WRITE_KEY
+    ? { script: [RUDDERSTACK_CDN], connect: [RUDDERSTACK_CDN, RUDDERSTACK_CONFIG] }
+    : { script: [], connect: [] };
   return appContentSecurityPolicy({
     scriptHashes: inlineScriptHashes(html),
-    connectOrigins: originsOf(Object.values(browserSettings)),
+    connectOrigins: [...originsOf(Object.values(browserSettings)), ...analytics.connect],
+    scriptOrigins: analytics.script,
   });
 }
 
