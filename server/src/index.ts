@@ -12,7 +12,7 @@ import { registerApiRoutes } from './http/api-routes.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { registerFilesRoute } from './http/files-route.ts';
 import { registerHealthRoute } from './http/health.ts';
-import { registerRouteAuthorization } from './http/route-authorization.ts';
+import { registerRouteAuthorization, uploadChunkCheck } from './http/route-authorization.ts';
 import { registerRuntimeConfigRoute } from './http/runtime-config.ts';
 import { appPolicyFor, registerSecurityHeaders } from './http/security-headers.ts';
 import { registerStaticRoutes } from './http/static-routes.ts';
@@ -114,8 +114,13 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
   );
   await uploads.init();
   await uploads.removeAbandoned(config.uploadTtlMs);
-  await registerUploadRoutes(app, uploads, platform.blobs, faults, (request) =>
-    pachTokenFor(request, cluster?.tokens ?? null),
+  await registerUploadRoutes(
+    app,
+    uploads,
+    platform.blobs,
+    faults,
+    (request) => pachTokenFor(request, cluster?.tokens ?? null),
+    uploadChunkCheck(authorizer),
   );
   await registerStaticRoutes(app, config.webDist);
 

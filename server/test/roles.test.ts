@@ -231,6 +231,26 @@ describe('roles', () => {
       body: JSON.stringify({ repo: 'data', projectId: 'p', path: '/' }),
     });
     expect(upload.status).toBe(200);
+    // Someone who may not write gets nothing into that upload, nor can finish it.
+    const { uploadId } = (await upload.json()) as { uploadId: string };
+    const form = new FormData();
+    form.append('uploadId', uploadId);
+    form.append('fileName', 'x.txt');
+    form.append('chunkTotal', '1');
+    form.append('currentChunk', '0');
+    form.append('file', new Blob(['intruder']), 'x.txt');
+    const chunk = await fetch(`${server.url}/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.dave}` },
+      body: form,
+    });
+    expect(chunk.status).toBe(403);
+    const finish = await fetch(`${server.url}/upload/finish`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.dave}` },
+      body: JSON.stringify({ uploadId }),
+    });
+    expect(finish.status).toBe(403);
     const bind = await api('bob', 'auth_v2.API/ModifyRoleBinding', {
       resource: repoResource('p/data'),
       principal: 'user:dave@example.com',

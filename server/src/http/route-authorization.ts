@@ -19,9 +19,24 @@ export function asCaller<T>(request: FastifyRequest, fn: () => T): T {
 const DEFAULT_PROJECT = 'default';
 
 /**
+ * For a chunk of an upload (its id is inside the multipart body): REPO_WRITE where it lands.
+ * Throws 7 (or 5 for an unknown upload); does nothing with sign-in off.
+ */
+export function uploadChunkCheck(authorizer: Authorizer | null) {
+  return (request: FastifyRequest, uploadId: string): void => {
+    const caller = callerOf(request);
+    if (!authorizer || !caller) return;
+    const target = authorizer.deps.uploadTarget(uploadId);
+    if (!target) throw new ApiError(Code.NOT_FOUND, `upload ${uploadId} not found`);
+    authorizer.require(caller.principal, repoResource(target.project, target.repo), 'REPO_WRITE');
+  };
+}
+
+/**
  * Role checks on the routes outside /api, after routing (by the matched route pattern): file
  * bytes and archives need REPO_READ on their repo; starting and finishing an upload need
- * REPO_WRITE on the repo it lands in, and asking for an upload's status REPO_READ.
+ * REPO_WRITE on the repo it lands in, and asking for an upload's status REPO_READ (a chunk's
+ * check runs once its fields are read: uploadChunkCheck).
  */
 export function registerRouteAuthorization(app: FastifyInstance, authorizer: Authorizer): void {
   app.addHook('preHandler', async (request) => {
