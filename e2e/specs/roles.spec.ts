@@ -79,6 +79,13 @@ test('a viewer cannot upload and is told why; once granted writer, can', async (
   const bob = await signedInPage(browser, 'bob');
   await expect(bob.getByTestId(testIds.projectRow).filter({ hasText: 'shared' })).toBeVisible();
   await bob.goto(repoPage('shared'));
+  // Other actions a viewer may not take are disabled with the reason too.
+  await expect(bob.getByTestId(testIds.createRepoButton)).toBeDisabled();
+  await expect(bob.getByTestId(testIds.createRepoButton)).toHaveAttribute(
+    'title',
+    /projectWriter role/,
+  );
+  await expect(bob.getByRole('button', { name: 'Delete data' })).toBeDisabled();
   await openRepoPanel(bob, 'data');
   const upload = bob.getByTestId(testIds.uploadAction);
   await expect(upload).toBeDisabled();

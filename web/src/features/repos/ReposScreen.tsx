@@ -12,6 +12,8 @@ import { useDeleteRepo, useProject, useRecentCommits, useRepos } from './api.ts'
 import { CreateRepoModal, EditLabelsModal } from './RepoModals.tsx';
 import { Labels, RepoPanel } from './RepoPanel.tsx';
 import { useProjectParams } from './route-params.ts';
+import { projectResource, repoResource } from '../roles/api.ts';
+import { PermissionGate } from '../roles/PermissionGate.tsx';
 import { ProjectRolesButton } from '../roles/ProjectRolesButton.tsx';
 
 export function repoSizeBytes(info: RepoInfo): number {
@@ -126,15 +128,24 @@ export function ReposScreen() {
           >
             Labels
           </Button>
-          <Button
-            size="small"
-            danger
-            data-testid={testIds.deleteRepoButton}
-            aria-label={`Delete ${info.repo.name}`}
-            onClick={() => setDeleting(info.repo.name)}
+          <PermissionGate
+            resource={repoResource(projectId, info.repo.name)}
+            permission="REPO_DELETE"
           >
-            Delete
-          </Button>
+            {(allowed, reason) => (
+              <Button
+                size="small"
+                danger
+                data-testid={testIds.deleteRepoButton}
+                aria-label={`Delete ${info.repo.name}`}
+                disabled={!allowed}
+                title={reason}
+                onClick={() => setDeleting(info.repo.name)}
+              >
+                Delete
+              </Button>
+            )}
+          </PermissionGate>
         </Space>
       ),
     },
@@ -175,13 +186,19 @@ export function ReposScreen() {
             ]}
           />
           <ProjectRolesButton project={projectId} />
-          <Button
-            type="primary"
-            data-testid={testIds.createRepoButton}
-            onClick={() => setCreating(true)}
-          >
-            Create repo
-          </Button>
+          <PermissionGate resource={projectResource(projectId)} permission="PROJECT_CREATE_REPO">
+            {(allowed, reason) => (
+              <Button
+                type="primary"
+                data-testid={testIds.createRepoButton}
+                disabled={!allowed}
+                title={reason}
+                onClick={() => setCreating(true)}
+              >
+                Create repo
+              </Button>
+            )}
+          </PermissionGate>
         </Space>
       </Flex>
       <Table<RepoInfo>
