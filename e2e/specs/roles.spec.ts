@@ -118,3 +118,32 @@ test('a viewer cannot upload and is told why; once granted writer, can', async (
   await bob.getByTestId(testIds.uploadSubmit).click();
   await expect(bob.getByTestId(testIds.uploadResult)).toContainText('upload file success.');
 });
+
+test('the console runs under its own CSP: its scripts run, an injected one does not', async ({
+  page,
+}) => {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (event) =>
+      seen.push(event.effectiveDirective),
+    );
+  });
+  const violations = () =>
+    page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+  const response = await page.goto('/project/default/repos');
+  const csp = response?.headers()['content-security-policy'] ?? '';
+  expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/=]+'/);
+  expect(csp).toContain("frame-ancestors 'none'");
+  await expect(page.getByTestId(testIds.repoRow).first()).toBeVisible();
+  // The page's own inline preload script (allowed by its hash) and modules ran unrefused.
+  expect(await violations()).toEqual([]);
+  // A script injected into the page is refused.
+  await page.evaluate(() => {
+    const script = document.createElement('script');
+    script.textContent = 'window.injected = 1';
+    document.body.append(script);
+  });
+  await expect.poll(violations).toEqual(['script-src-elem']);
+  expect(await page.evaluate(() => 'injected' in window)).toBe(false);
+});
