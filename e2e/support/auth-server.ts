@@ -38,7 +38,7 @@ export interface AuthStack {
 }
 
 /** A real identity provider plus the built console served by the server with sign-in on. */
-export async function startAuthStack(): Promise<AuthStack> {
+export async function startAuthStack(extraEnv: Record<string, string> = {}): Promise<AuthStack> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const idp = await startOidcProvider({ consoleOrigin: origin });
@@ -53,6 +53,7 @@ export async function startAuthStack(): Promise<AuthStack> {
       // The helper waits for the 'Server listening at' info line.
       IVORY_LOG_LEVEL: 'info',
       IVORY_DISABLE_TELEMETRY: 'true',
+      ...extraEnv,
     });
   } catch (error) {
     await idp.stop();
@@ -70,8 +71,8 @@ export async function startAuthStack(): Promise<AuthStack> {
 }
 
 /** Fills the IdP's devInteractions login form, then confirms the consent form. */
-export async function completeIdpSignIn(page: Page): Promise<void> {
-  await page.locator('input[name=login]').fill(TEST_ACCOUNT.login);
+export async function completeIdpSignIn(page: Page, login = TEST_ACCOUNT.login): Promise<void> {
+  await page.locator('input[name=login]').fill(login);
   await page.locator('input[name=password]').fill(TEST_ACCOUNT.password);
   await page.locator('button[type=submit]').click();
   // The consent form posts back to the interaction with prompt=consent.

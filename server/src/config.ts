@@ -24,6 +24,10 @@ export interface ServerConfig {
    * REACT_APP_ names (analytics and error-report destinations, terminal connection details).
    */
   browserSettings: Record<string, string>;
+  /** Absolute folders pfs Egress may write into (IVORY_EGRESS_ROOTS, comma-separated). */
+  egressRoots?: string[];
+  /** Cluster admins' emails (IVORY_ADMINS, comma-separated), with sign-in on. */
+  admins?: string[];
 }
 
 /** Every environment variable the server reads (here and in auth/config.ts). */
@@ -47,6 +51,8 @@ export const SERVER_ENV_NAMES = [
   'IVORY_CLUSTER_NAME',
   'IVORY_CLOUD_ZONE',
   'IVORY_CLOUD_PROJECT_ID',
+  'IVORY_EGRESS_ROOTS',
+  'IVORY_ADMINS',
   ...Object.values(AUTH_ENV),
 ] as const;
 
@@ -106,6 +112,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     uploadTtlMs: integer(env.IVORY_UPLOAD_TTL_MS, 24 * 60 * 60 * 1000, 'IVORY_UPLOAD_TTL_MS'),
     faultKillAt: env.IVORY_FAULT_KILL_AT ?? '',
     pachdAddress: pachdAddress(env.IVORY_PACHD_ADDRESS),
+    egressRoots: list(env.IVORY_EGRESS_ROOTS).map((root) => {
+      if (!path.isAbsolute(root))
+        throw new Error(
+          `IVORY_EGRESS_ROOTS must list absolute folders, got ${JSON.stringify(root)}`,
+        );
+      return path.resolve(root);
+    }),
+    admins: list(env.IVORY_ADMINS).map((email) => email.toLowerCase()),
     browserSettings: withoutEmpty({
       REACT_APP_RUDDERSTACK_WRITE_KEY: env.IVORY_RUDDERSTACK_WRITE_KEY,
       REACT_APP_RUDDERSTACK_DATA_PLANE_URL: env.IVORY_RUDDERSTACK_DATA_PLANE_URL,
@@ -125,4 +139,12 @@ function withoutEmpty(settings: Record<string, string | undefined>): Record<stri
       value?.trim() ? [[name, value.trim()]] : [],
     ),
   );
+}
+
+/** A comma-separated setting's non-empty, trimmed items. */
+function list(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 }

@@ -1,6 +1,7 @@
 /** gRPC status codes the platform answers with. */
 export const Code = {
   INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
   NOT_FOUND: 5,
   ALREADY_EXISTS: 6,
   PERMISSION_DENIED: 7,
@@ -15,6 +16,7 @@ export type CodeNumber = (typeof Code)[keyof typeof Code];
 
 const httpStatusByCode: Record<CodeNumber, number> = {
   3: 400,
+  4: 504,
   5: 404,
   6: 409,
   7: 403,

@@ -13,7 +13,9 @@ import { registerErrorHandler } from './http/errors.ts';
 import { registerFilesRoute } from './http/files-route.ts';
 import { registerHealthRoute } from './http/health.ts';
 import { checkJsonDepth, registerRequestLimits } from './http/request-limits.ts';
+import { registerRouteAuthorization, uploadChunkCheck } from './http/route-authorization.ts';
 import { registerRuntimeConfigRoute } from './http/runtime-config.ts';
+import { appPolicyFor, registerSecurityHeaders } from './http/security-headers.ts';
 import { registerStaticRoutes } from './http/static-routes.ts';
 import { openEmbeddedPlatform, type EmbeddedPlatform } from './platform/embedded-platform.ts';
 import { registerPipelineSchemaRoute } from './platform/pps/index.ts';
@@ -42,9 +44,13 @@ const uploadCleanupIntervalMs = 10 * 60 * 1000;
 
 /** Builds the whole server (platform + HTTP routes); main.ts and tests share it. */
 export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
+  const signInOn = Boolean(config.auth.issuer);
   const platform = await openEmbeddedPlatform({
     dataDir: config.dataDir,
     releaseVersion: config.releaseVersion,
+    egressRoots: config.egressRoots,
+    // Roles apply to the embedded platform with sign-in on; a cluster checks its own.
+    authorization: signInOn && !config.pachdAddress ? { admins: config.admins ?? [] } : null,
   });
   const app = Fastify({
     logger: { level: config.logLevel },
@@ -68,11 +74,17 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
 
   registerErrorHandler(app);
   registerRequestLimits(app);
+  registerSecurityHeaders(app, appPolicyFor(config.webDist, config.browserSettings));
   const auth = await createAuth(config.auth, { logger: app.log });
   // The guard goes on the root instance before the routes it protects (/api, /upload, /files).
-  registerAuthGuard(app, auth);
+  const authorizer = platform.authorizer;
+  registerAuthGuard(app, auth, {
+    robotToken: authorizer ? (token) => authorizer.bindings.tokenSubject(token) : undefined,
+  });
   registerAuthRoutes(app, auth);
-  if (auth.enabled) {
+  if (authorizer) registerRouteAuthorization(app, authorizer);
+  else if (auth.enabled) {
+    // Cluster mode: the cluster decides; these answer for the console locally.
     registerWhoAmIRoute(app, auth);
     registerAuthorizeRoute(app, auth);
   }
@@ -89,7 +101,8 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
     : null;
   if (!cluster) {
     registerAuthenticateRoute(app, auth);
-    registerApiRoutes(app, platform.methods);
+    // With roles on, the gateway dispatches to the checked registry (one table, every method).
+    registerApiRoutes(app, authorizer ? authorizer.wrap(platform.methods) : platform.methods);
   }
   registerPipelineSchemaRoute(app);
   if (!cluster) registerFilesRoute(app, platform.pfs, platform.blobs);
@@ -108,8 +121,13 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
   // Recovery: bytes a killed request left behind (stored, but named by nothing) go at start.
   platform.reclaimer.schedule();
   await uploads.removeAbandoned(config.uploadTtlMs);
-  await registerUploadRoutes(app, uploads, platform.blobs, faults, (request) =>
-    pachTokenFor(request, cluster?.tokens ?? null),
+  await registerUploadRoutes(
+    app,
+    uploads,
+    platform.blobs,
+    faults,
+    (request) => pachTokenFor(request, cluster?.tokens ?? null),
+    uploadChunkCheck(authorizer),
   );
   await registerStaticRoutes(app, config.webDist);
 

@@ -390,6 +390,23 @@ describe('auth with an issuer', () => {
           bearer(await issuerSigned({ exp: Math.floor(Date.now() / 1000) - 60 })),
       },
       {
+        name: 'issued 24 hours in the future (iat beyond the 60 s clock skew)',
+        reason: /"iat" is \d+ s in the future/,
+        headers: async () => {
+          const key = await importJWK(idp.signingKey, 'RS256');
+          const now = Math.floor(Date.now() / 1000);
+          const token = await new SignJWT({ email: 'alice@example.com' })
+            .setProtectedHeader({ alg: 'RS256', kid: idp.signingKey.kid })
+            .setIssuer(idp.issuer)
+            .setAudience(idp.clientId)
+            .setSubject('alice')
+            .setIssuedAt(now + 24 * 3600)
+            .setExpirationTime(now + 48 * 3600)
+            .sign(key);
+          return bearer(token);
+        },
+      },
+      {
         name: 'other issuer (issuer-signed, iss differs)',
         reason: /"iss"/,
         headers: async () => bearer(await issuerSigned({ iss: 'http://127.0.0.1:1/other' })),

@@ -117,7 +117,8 @@ describe('cluster mode with authentication', () => {
 
     const whoAmI = await api(upstream.url, 'auth_v2.API/WhoAmI', {}, { 'authn-token': pachToken });
     expect(whoAmI.status).toBe(200);
-    expect(JSON.parse(whoAmI.text).username).toBe(idp.account.email);
+    // As pachd answers: the principal, `user:<email>`.
+    expect(JSON.parse(whoAmI.text).username).toBe(`user:${idp.account.email}`);
     const bad = await api(upstream.url, 'auth_v2.API/WhoAmI', {}, { 'authn-token': 'x.y.z' });
     expect(bad.status).toBe(401);
   });
@@ -174,7 +175,18 @@ describe('cluster mode with authentication', () => {
       true,
     );
 
-    // Another user's id token: one more exchange.
+    // Another user's id token: one more exchange (once alice, the owner, lets bob read).
+    const granted = await api(
+      cluster.url,
+      'auth_v2.API/ModifyRoleBinding',
+      {
+        resource: { type: 'REPO', name: 'default/secure' },
+        principal: 'user:bob@example.com',
+        roles: ['repoReader'],
+      },
+      bearer,
+    );
+    expect(granted.status).toBe(200);
     const second = await signIn('bob');
     expect(second).not.toBe(idToken);
     const again = await api(

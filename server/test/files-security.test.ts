@@ -75,3 +75,52 @@ describe('/files archive of a selection', () => {
     expect(entries['sub/b.txt']).toBe('beta');
   });
 });
+
+describe('headers by route, not by spelling', () => {
+  it.each([
+    '/%66iles/default/web/ID/evil.html',
+    '/fil%65s/default/web/ID/evil.html',
+    '/files/default/web/ID/evil%2ehtml',
+    '/pfs/default/web/ID/evil.html',
+  ])('%s is a sandboxed attachment, never a page of the console', async (spelling) => {
+    const response = await fetch(`${server.url}${spelling.replace('ID', id)}`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('<script>');
+    expect(response.headers.get('content-security-policy')).toBe('sandbox');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('content-disposition')).toBe('attachment');
+  });
+
+  it('lets the console preview an active type in a frame or fetch it, still sandboxed', async () => {
+    for (const dest of ['iframe', 'empty', 'image']) {
+      const response = await fetch(`${server.url}/files/default/web/${id}/pic.svg`, {
+        headers: { 'sec-fetch-dest': dest },
+      });
+      await response.arrayBuffer();
+      expect(response.headers.get('content-disposition'), dest).toBeNull();
+      expect(response.headers.get('content-security-policy')).toBe('sandbox');
+    }
+    const page = await fetch(`${server.url}/files/default/web/${id}/pic.svg`, {
+      headers: { 'sec-fetch-dest': 'document' },
+    });
+    await page.arrayBuffer();
+    expect(page.headers.get('content-disposition')).toBe('attachment');
+    const text = await fetch(`${server.url}/files/default/web/${id}/top.txt`);
+    await text.arrayBuffer();
+    expect(text.headers.get('content-disposition')).toBeNull();
+  });
+
+  it('sends the app policy (not the sandbox) on the API and other routes', async () => {
+    const response = await fetch(`${server.url}/api/versionpb_v2.API/GetVersion`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    await response.arrayBuffer();
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toMatch(/script-src 'self'/);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('referrer-policy')).toBe('same-origin');
+  });
+});

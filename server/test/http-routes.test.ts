@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,7 +15,10 @@ const content = Buffer.from('0123456789abcdefghij');
 
 beforeAll(async () => {
   const webDist = await mkdtemp(path.join(tmpdir(), 'ivory-web-'));
-  await writeFile(path.join(webDist, 'index.html'), '<!doctype html><title>Ivory test app</title>');
+  await writeFile(
+    path.join(webDist, 'index.html'),
+    '<!doctype html><title>Ivory test app</title><script>window.preload = 1;</script>',
+  );
   await mkdir(path.join(webDist, 'assets'));
   await writeFile(path.join(webDist, 'assets', 'app.js'), 'console.log(1)');
   server = await startTestServer({
@@ -120,6 +124,22 @@ describe('web routes', () => {
     const reserved = await fetch(`${url}/upload/nothing-here`);
     expect(reserved.status).toBe(404);
     expect(reserved.headers.get('content-type')).toBe('application/json');
+  });
+
+  it('sends the app its CSP with the inline script by hash, nosniff, no framing', async () => {
+    const page = await fetch(`${url}/lineage/default/repos/web`);
+    await page.arrayBuffer();
+    const hash = createHash('sha256').update('window.preload = 1;').digest('base64');
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain(`script-src 'self' 'sha256-${hash}'`);
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(page.headers.get('referrer-policy')).toBe('same-origin');
+    const root = await fetch(`${url}/`);
+    await root.arrayBuffer();
+    expect(root.headers.get('content-security-policy')).toBe(csp);
   });
 
   it('says the web app is not built when there is no dist', async () => {

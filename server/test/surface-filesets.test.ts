@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,14 +10,20 @@ import { startTestServer, type TestServer } from './helpers/in-process-server.ts
 
 let server: TestServer;
 let url: string;
+/** The one folder Egress may write into (IVORY_EGRESS_ROOTS). */
+let egressRoot: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  egressRoot = await mkdtemp(path.join(tmpdir(), 'ivory-egress-root-'));
+  server = await startTestServer({ egressRoots: [egressRoot] });
   url = server.url;
   await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
   for (const name of ['src', 'dst']) await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo(name) });
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  await rm(egressRoot, { recursive: true, force: true });
+});
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -135,7 +141,7 @@ describe('CheckStorage', () => {
 describe('Egress', () => {
   it('writes a commit to a file:// folder and refuses other targets with 3', async () => {
     const id = await commitFiles(url, 'src', { '/e/one.txt': 'hello', '/two.bin': 'xyz' });
-    const dir = await mkdtemp(path.join(tmpdir(), 'ivory-egress-'));
+    const dir = await mkdtemp(path.join(egressRoot, 'ivory-egress-'));
     try {
       const answer: Json = await ok(url, 'pfs_v2.API/Egress', {
         commit: commitId('src', id),
@@ -159,6 +165,88 @@ describe('Egress', () => {
         ...target,
       });
       expect(refused.body.code).toBe(3);
+    }
+  });
+});
+
+describe('Egress stays inside IVORY_EGRESS_ROOTS', () => {
+  const egress = (id: string, target: string) =>
+    call(url, 'pfs_v2.API/Egress', {
+      commit: commitId('src', id),
+      objectStorage: { url: target },
+    });
+
+  it('refuses folders outside the roots, /proc and / with 7, within a second', async () => {
+    const id = await commitFiles(url, 'src', { '/x.txt': 'x' });
+    const outside = await mkdtemp(path.join(tmpdir(), 'ivory-outside-'));
+    try {
+      for (const target of [
+        pathToFileURL(outside).href,
+        'file:///proc/self/x',
+        'file:///',
+        pathToFileURL(path.join(egressRoot, '..')).href,
+        `${pathToFileURL(egressRoot).href}/../escaped`,
+      ]) {
+        const started = Date.now();
+        const refused = await egress(id, target);
+        expect(Date.now() - started, target).toBeLessThan(1000);
+        expect(refused.body.code, target).toBe(7);
+        expect(refused.body.message).toMatch(/IVORY_EGRESS_ROOTS/);
+      }
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('does not follow symlinks out of the root (folders or files)', async () => {
+    const outside = await mkdtemp(path.join(tmpdir(), 'ivory-outside-'));
+    const target = path.join(egressRoot, 'links');
+    try {
+      await mkdir(target);
+      await symlink(outside, path.join(target, 'e'));
+      await writeFile(path.join(outside, 'victim.txt'), 'keep');
+      await symlink(path.join(outside, 'victim.txt'), path.join(target, 'two.bin'));
+      const viaFolder = await egress(
+        await commitFiles(url, 'src', { '/e/one.txt': 'hello' }),
+        pathToFileURL(target).href,
+      );
+      expect(viaFolder.body.code).toBe(7);
+      const viaFile = await egress(
+        await commitFiles(url, 'src', { '/two.bin': 'overwrite' }),
+        pathToFileURL(target).href,
+      );
+      expect(viaFile.body.code).toBe(7);
+      expect(await readFile(path.join(outside, 'victim.txt'), 'utf8')).toBe('keep');
+      await expect(readFile(path.join(outside, 'one.txt'))).rejects.toThrow();
+      // The root itself named through a symlink to elsewhere is outside too.
+      await symlink(outside, path.join(egressRoot, 'away'));
+      const viaRootLink = await egress(
+        await commitFiles(url, 'src', { '/y.txt': 'y' }),
+        pathToFileURL(path.join(egressRoot, 'away', 'sub')).href,
+      );
+      expect(viaRootLink.body.code).toBe(7);
+      await expect(readFile(path.join(outside, 'sub', 'y.txt'))).rejects.toThrow();
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('Egress with no roots configured', () => {
+  it('answers 7 naming the setting', async () => {
+    const bare = await startTestServer();
+    try {
+      await ok(bare.url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
+      await ok(bare.url, 'pfs_v2.API/CreateRepo', { repo: repo('src') });
+      const id = await commitFiles(bare.url, 'src', { '/a.txt': 'a' });
+      const refused = await call(bare.url, 'pfs_v2.API/Egress', {
+        commit: commitId('src', id),
+        objectStorage: { url: pathToFileURL(tmpdir()).href },
+      });
+      expect(refused.body.code).toBe(7);
+      expect(refused.body.message).toMatch(/IVORY_EGRESS_ROOTS/);
+    } finally {
+      await bare.close();
     }
   });
 });

@@ -137,6 +137,15 @@ export const testIds = {
   trialsParamDiffRow: 'trials-param-diff-row',
   trialsBarChart: 'trials-bar-chart',
   trialsParallelCoords: 'trials-parallel-coords',
+  rolesPanel: 'roles-panel',
+  rolesOpen: 'roles-open',
+  roleRow: 'role-row',
+  rolePrincipal: 'role-principal',
+  roleSelect: 'role-select',
+  roleGrant: 'role-grant',
+  roleRevoke: 'role-revoke',
+  uploadAction: 'upload-action',
+  permissionReason: 'permission-reason',
 } as const;
 
 export type TestId = (typeof testIds)[keyof typeof testIds];

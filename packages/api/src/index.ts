@@ -11,3 +11,4 @@ export * from './upload/index.ts';
 export * from './pps.ts';
 export * from './trials.ts';
 export * from './types/trials.ts';
+export * from './auth.ts';

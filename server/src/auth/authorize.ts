@@ -21,8 +21,9 @@ function requestedPermissions(body: unknown): string[] {
 }
 
 /**
- * Registers POST /api/auth_v2.API/Authorize. The embedded platform has no role bindings: every
- * signed-in user holds every permission, so each one asked for is satisfied.
+ * Registers POST /api/auth_v2.API/Authorize for cluster mode (the embedded platform answers it
+ * from its role bindings, platform/auth). Here the cluster decides each call itself, so every
+ * permission asked for is reported satisfied and a refused call still answers 7.
  */
 export function registerAuthorizeRoute(app: FastifyInstance, auth: Auth): void {
   app.post(AUTHORIZE_PATH, async (request, reply) => {

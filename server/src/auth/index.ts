@@ -24,7 +24,13 @@ export type { Account } from './routes.ts';
 export { authorizationEndpointPath } from './oidc-client.ts';
 export { ALLOWED_ALGORITHMS, TokenVerificationError } from './token-verifier.ts';
 export type { IdTokenClaims, TokenRejection } from './token-verifier.ts';
-export { registerWhoAmIRoute, WHO_AM_I_PATH, whoAmI, whoAmIFromClaims } from './whoami.ts';
+export {
+  callerFromClaims,
+  registerWhoAmIRoute,
+  WHO_AM_I_PATH,
+  whoAmI,
+  whoAmIFromClaims,
+} from './whoami.ts';
 export type { WhoAmIResponse } from './whoami.ts';
 export { AUTHORIZE_PATH, registerAuthorizeRoute } from './authorize.ts';
 export type { AuthorizeResponse } from './authorize.ts';

@@ -62,6 +62,21 @@ export interface TokenVerifier {
   verify(token: string): Promise<IdTokenClaims>;
 }
 
+/** A token issued more than the allowed skew in the future is refused (claims). */
+function assertIssuedInThePast(iat: unknown): void {
+  if (iat === undefined) return;
+  const now = Math.floor(Date.now() / 1000);
+  if (typeof iat !== 'number' || !Number.isFinite(iat)) {
+    throw new TokenVerificationError('claims', 'token claim "iat" is not a number');
+  }
+  if (iat > now + MAX_CLOCK_SKEW_SECONDS) {
+    throw new TokenVerificationError(
+      'claims',
+      `token claim "iat" is ${iat - now} s in the future (more than the ${MAX_CLOCK_SKEW_SECONDS} s allowed clock skew)`,
+    );
+  }
+}
+
 function intersectAlgorithms(issuerAlgorithms: string[] | undefined): string[] {
   const allowed: readonly string[] = ALLOWED_ALGORITHMS;
   if (!issuerAlgorithms?.length) return [...allowed];
@@ -99,6 +114,9 @@ function rejection(error: unknown): TokenVerificationError {
   return wrap('unavailable', 'could not fetch the issuer signing keys');
 }
 
+/** How far in the future a token's `iat` may be (clock skew between issuer and server). */
+export const MAX_CLOCK_SKEW_SECONDS = 60;
+
 /** Verifies id tokens with jose: signature against the issuer's keys, iss, aud, exp, alg. */
 export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
   const keys =
@@ -121,8 +139,10 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
           algorithms,
           requiredClaims: ['sub', 'exp'],
         });
+        assertIssuedInThePast(payload.iat);
         return payload as IdTokenClaims;
       } catch (error) {
+        if (error instanceof TokenVerificationError) throw error;
         throw rejection(error);
       }
     },

@@ -21,6 +21,18 @@ export function whoAmIFromClaims(claims: IdTokenClaims): WhoAmIResponse {
   return { username, expiration };
 }
 
+/** The caller of a request that went through the guard, as pachd names principals. */
+export function callerFromClaims(claims: IdTokenClaims): { principal: string; expiration: string } {
+  const principal =
+    typeof claims.principal === 'string' && claims.principal.startsWith('robot:')
+      ? claims.principal
+      : `user:${typeof claims.email === 'string' && claims.email ? claims.email.toLowerCase() : claims.sub}`;
+  const expiration = claims.exp
+    ? new Date(claims.exp * 1000).toISOString().replace('.000Z', 'Z')
+    : '';
+  return { principal, expiration };
+}
+
 /**
  * WhoAmI for a request that went through the guard. Throws ApiError: UNIMPLEMENTED (12, like
  * the platform's "auth service is not activated") when authentication is off, UNAUTHENTICATED

@@ -7,6 +7,7 @@ import type { Method, MethodRegistry } from '../platform/platform.ts';
 import { registerApiCompression } from './compression.ts';
 import { sendJson, toApiError } from './errors.ts';
 import { readNdjson } from './ndjson.ts';
+import { asCaller } from './route-authorization.ts';
 import { normaliseKeys } from './wire.ts';
 
 /** Maps a URL's service and method to a registered method, or fails with UNIMPLEMENTED. */
@@ -76,35 +77,39 @@ export function registerApiRoutes(app: FastifyInstance, methods: MethodRegistry)
 function registerGatewayRoutes(app: FastifyInstance, methods: MethodRegistry): void {
   app.post<{ Params: { service: string; method: string } }>(
     '/api/:service/:method',
-    async (request, reply) => {
-      const entry = lookup(methods, request.params.service, request.params.method);
-      const body = normaliseKeys(request.body ?? {});
-      const signal = disconnectSignal(reply);
-      switch (entry.kind) {
-        case 'unary':
-          return sendJson(reply, 200, await entry.handler(body, signal));
-        case 'clientStream':
-          return sendJson(reply, 200, await entry.handler(oneMessage(body), signal));
-        case 'stream':
-          return sendStream(request, reply, entry.handler(body, signal), signal);
-      }
-    },
+    async (request, reply) =>
+      // The platform's role checks (sign-in on) see the caller through asCaller.
+      asCaller(request, async () => {
+        const entry = lookup(methods, request.params.service, request.params.method);
+        const body = normaliseKeys(request.body ?? {});
+        const signal = disconnectSignal(reply);
+        switch (entry.kind) {
+          case 'unary':
+            return sendJson(reply, 200, await entry.handler(body, signal));
+          case 'clientStream':
+            return sendJson(reply, 200, await entry.handler(oneMessage(body), signal));
+          case 'stream':
+            return sendStream(request, reply, entry.handler(body, signal), signal);
+        }
+      }),
   );
 
   // ModifyFile's body is a stream of NDJSON messages: read it incrementally, never whole.
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-    scope.post('/api/pfs_v2.API/ModifyFile', async (request, reply) => {
-      const entry = lookup(methods, 'pfs_v2.API', 'ModifyFile');
-      if (entry.kind !== 'clientStream')
-        throw unimplemented('ModifyFile is not a client stream here');
-      const body = request.body as Readable;
-      const messages = (async function* () {
-        for await (const message of readNdjson(body)) yield normaliseKeys(message);
-      })();
-      return sendJson(reply, 200, await entry.handler(messages, disconnectSignal(reply)));
-    });
+    scope.post('/api/pfs_v2.API/ModifyFile', async (request, reply) =>
+      asCaller(request, async () => {
+        const entry = lookup(methods, 'pfs_v2.API', 'ModifyFile');
+        if (entry.kind !== 'clientStream')
+          throw unimplemented('ModifyFile is not a client stream here');
+        const body = request.body as Readable;
+        const messages = (async function* () {
+          for await (const message of readNdjson(body)) yield normaliseKeys(message);
+        })();
+        return sendJson(reply, 200, await entry.handler(messages, disconnectSignal(reply)));
+      }),
+    );
   });
 }
 

@@ -58,28 +58,11 @@ const attachment = (name: string) =>
   `attachment; filename="${name.replace(/["\\\r\n]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 
 /**
- * Headers on every /files response (errors included): a repo file opened directly is a sandboxed
- * document with no script and an opaque origin, and browsers never sniff a type into HTML.
- */
-export const filesSecurityHeaders = {
-  'content-security-policy': 'sandbox',
-  'x-content-type-options': 'nosniff',
-} as const;
-
-function isFilesUrl(url: string): boolean {
-  return url === '/files' || url.startsWith('/files/') || url.startsWith('/files?');
-}
-
-/**
  * GET (and HEAD) /files/:project/:repo/:commit/* — file bytes with ranges, folders as tar.
  * GET /files/:project/:repo/:commit?archive=tar&path=a&path=b — a selection as one tar stream.
+ * Security headers for these answers: http/security-headers.ts (by route, after routing).
  */
 export function registerFilesRoute(app: FastifyInstance, pfs: PfsStore, blobs: BlobStore): void {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (isFilesUrl(request.url)) reply.headers(filesSecurityHeaders);
-    return payload;
-  });
-
   app.get<{
     Params: { project: string; repo: string; commit: string };
     Querystring: { archive?: string; path?: string | string[] };

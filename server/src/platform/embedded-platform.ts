@@ -1,6 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { registerAdminApi } from './admin-api.ts';
 import { registerAuthOffApi } from './auth-api.ts';
+import { openAuthorization } from './auth/index.ts';
+import type { Authorizer } from './auth/authorizer.ts';
 import { Cluster } from './cluster.ts';
 import { registerMetadataApi } from './metadata-api.ts';
 import { registerPfsActivateAuth } from './pfs/activate-auth.ts';
@@ -42,6 +44,8 @@ export interface EmbeddedPlatform {
    * upload references, then schedules the first sweep (recovery after a crash).
    */
   reclaimer: BlobReclaimer;
+  /** Role checks (sign-in on); null when the platform is single-user. */
+  authorizer: Authorizer | null;
   /** Stops running jobs (they resume on the next start) and closes the database. */
   close(): Promise<void>;
 }
@@ -49,6 +53,10 @@ export interface EmbeddedPlatform {
 export async function openEmbeddedPlatform(options: {
   dataDir: string;
   releaseVersion: string;
+  /** Folders Egress may write into (IVORY_EGRESS_ROOTS); none by default. */
+  egressRoots?: readonly string[];
+  /** Sign-in is on: roles are checked and auth_v2 answers. `admins` are IVORY_ADMINS. */
+  authorization?: { admins: readonly string[] } | null;
 }): Promise<EmbeddedPlatform> {
   await mkdir(options.dataDir, { recursive: true });
   const blobs = new BlobStore(options.dataDir);
@@ -63,7 +71,10 @@ export async function openEmbeddedPlatform(options: {
   registerVersionApi(methods, options.releaseVersion);
   registerAdminApi(methods, cluster);
   registerMetadataApi(methods, pfs, cluster);
-  registerAuthOffApi(methods);
+  const authorizer = options.authorization
+    ? openAuthorization(db, methods, options.authorization.admins, pfs)
+    : null;
+  if (!authorizer) registerAuthOffApi(methods);
   const pps = openPps({ db, dataDir: options.dataDir, pfs, blobs, events, methods });
   // The rest of the pfs and pps surface (after pps: DeleteAll and branch provenance need it).
   const pfsMessages = new PfsMessages(pfs);
@@ -82,7 +93,7 @@ export async function openEmbeddedPlatform(options: {
   });
   registerFsckApi(methods, { db, blobs, reclaimer });
   registerFileSetApi(methods, { store: pfs, blobs, db });
-  registerEgressApi(methods, { store: pfs, blobs });
+  registerEgressApi(methods, { store: pfs, blobs, egress: { roots: options.egressRoots ?? [] } });
   registerSquashDropApi(methods, { store: pfs, db, events });
   registerPpsAdminApi(methods, { pfs, pps, deleteAll });
   registerRenderTemplateApi(methods);
@@ -99,6 +110,7 @@ export async function openEmbeddedPlatform(options: {
     pps,
     trials,
     reclaimer,
+    authorizer,
     async close() {
       reclaimer.close();
       await trials.close();

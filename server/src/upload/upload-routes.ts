@@ -64,6 +64,7 @@ async function receiveChunkRequest(
   sessions: UploadSessions,
   blobs: BlobStore,
   faults: FaultInjector,
+  mayWrite: (request: FastifyRequest, uploadId: string) => void,
 ): Promise<{ chunk: ChunkId; received: number[] }> {
   const fields: Record<string, string> = {};
   const requestBytes = Number(request.headers['content-length'] ?? 0);
@@ -92,6 +93,7 @@ async function receiveChunkRequest(
       let chunk: ChunkId;
       try {
         chunk = chunkIdOf(fields);
+        mayWrite(request, chunk.uploadId);
         sessions.checkChunk(chunk.uploadId, chunk.fileName, chunk.chunkTotal, chunk.currentChunk);
       } catch (error) {
         await drain(part.file);
@@ -101,6 +103,7 @@ async function receiveChunkRequest(
     }
     if (early) {
       const chunk = chunkIdOf(fields);
+      mayWrite(request, chunk.uploadId);
       result = { chunk, received: await receive(chunk, createReadStream(early)) };
     }
   } finally {
@@ -126,6 +129,8 @@ export async function registerUploadRoutes(
   faults: FaultInjector,
   /** The caller's cluster token for landing an upload in cluster mode ('' otherwise). */
   pachToken: (request: FastifyRequest) => Promise<string> = () => Promise.resolve(''),
+  /** Throws (7) when the caller may not write where the upload lands (roles on). */
+  mayWrite: (request: FastifyRequest, uploadId: string) => void = () => {},
 ): Promise<void> {
   await app.register(multipart, { limits: { fileSize: maxChunkBytes, files: 1, fields: 16 } });
 
@@ -144,11 +149,15 @@ export async function registerUploadRoutes(
   app.post('/upload', async (request, reply) => {
     if (!request.isMultipart())
       throw invalidArgument('the chunk request must be multipart/form-data');
-    const { chunk, received } = await receiveChunkRequest(request, sessions, blobs, faults).catch(
-      (error: unknown) => {
-        throw asMultipartError(error);
-      },
-    );
+    const { chunk, received } = await receiveChunkRequest(
+      request,
+      sessions,
+      blobs,
+      faults,
+      mayWrite,
+    ).catch((error: unknown) => {
+      throw asMultipartError(error);
+    });
     return sendJson(reply, 200, {
       uploadId: chunk.uploadId,
       fileName: chunk.fileName,

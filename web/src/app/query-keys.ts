@@ -68,6 +68,10 @@ export const queryKeys = {
   trial: (project: string, id: string) => ['trials', project, 'trial', id] as const,
   trialFlows: (project: string) => ['trials', project, 'flows'] as const,
   flowPlugin: (project: string, flow: string) => ['trials', project, 'flowPlugin', flow] as const,
+  // Roles (auth_v2): the caller's Authorize answers and each resource's role binding.
+  authorize: (type: string, name: string, permissions: readonly string[]) =>
+    ['auth', 'authorize', type, name, ...permissions] as const,
+  roleBinding: (type: string, name: string) => ['auth', 'roleBinding', type, name] as const,
 };
 
 export const COMMIT_CONTENT_STALE_TIME_MS = 60_000;

@@ -1,4 +1,5 @@
 import { GENERIC_FETCH_ERROR, fetchErrorMessage } from '../fetch.ts';
+import { authorizationHeader, localStorageToken, type TokenProvider } from '../token.ts';
 import {
   DEFAULT_UPLOAD_BRANCH,
   DEFAULT_UPLOAD_PATH,
@@ -19,6 +20,8 @@ export interface UploadTransport {
   /** Origin in front of `/upload/...`; '' means same origin. */
   baseUrl?: string;
   fetch?: typeof fetch;
+  /** The bearer id token (sent as well as the cookie); defaults to the stored one. */
+  getToken?: TokenProvider;
 }
 
 export interface StartUploadsArgs extends UploadTransport {
@@ -235,6 +238,13 @@ function uploadErrorMessage(text: string): string {
   return message === GENERIC_FETCH_ERROR ? UPLOAD_FAILED_MESSAGE : message;
 }
 
+/** The transport's fetch, every request carrying the id token as a bearer credential. */
 function doFetch(transport: UploadTransport): typeof fetch {
-  return transport.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const send = transport.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const auth = authorizationHeader(transport.getToken ?? localStorageToken);
+  return (input, init = {}) =>
+    send(input, {
+      ...init,
+      headers: { ...auth, ...((init.headers as Record<string, string> | undefined) ?? {}) },
+    });
 }

@@ -49,6 +49,11 @@ const describeRepo = (repo: RepoRow) => `${repo.project}/${repo.name}`;
  */
 export class PfsStore {
   private readonly statements = new Map<string, Statement>();
+  /**
+   * Who a new commit is written by (its created_by), set when roles are on (platform/auth):
+   * the caller, or a pipeline's robot principal for its output commits. Unset: ''.
+   */
+  commitAuthor: ((repo: RepoRow, origin: OriginKind) => string) | null = null;
 
   constructor(
     private readonly db: Db,
@@ -356,9 +361,18 @@ export class PfsStore {
     id: string = newCommitId(),
   ): number {
     const result = this.prepare(
-      `INSERT INTO commits (repo_id, id, branch_name, parent_rowid, origin, description, started_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ).run(repo.id, id, branchName, parent?.rowid ?? null, origin, description, Date.now());
+      `INSERT INTO commits (repo_id, id, branch_name, parent_rowid, origin, description, started_at, created_by)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      repo.id,
+      id,
+      branchName,
+      parent?.rowid ?? null,
+      origin,
+      description,
+      Date.now(),
+      this.commitAuthor?.(repo, origin) ?? '',
+    );
     const rowid = Number(result.lastInsertRowid);
     if (parent) {
       this.prepare(

@@ -289,4 +289,22 @@ export const migrations: readonly string[] = [
     finished_at INTEGER NOT NULL
   );
   `,
+  // 7: auth_v2 role bindings (principal → roles on the cluster, a project or a repo) and robot
+  // tokens (only their SHA-256 is kept). Every signed-in user may create projects, as on pachd.
+  `
+  CREATE TABLE role_bindings (
+    resource_type TEXT NOT NULL,
+    resource_name TEXT NOT NULL,
+    principal TEXT NOT NULL,
+    role TEXT NOT NULL,
+    PRIMARY KEY (resource_type, resource_name, principal, role)
+  ) WITHOUT ROWID;
+  CREATE INDEX role_bindings_by_principal ON role_bindings(principal);
+  INSERT INTO role_bindings VALUES ('CLUSTER', '', 'allClusterUsers', 'projectCreator');
+  CREATE TABLE auth_tokens (
+    hash TEXT PRIMARY KEY,
+    subject TEXT NOT NULL,
+    expires_at INTEGER
+  );
+  `,
 ];

@@ -4,6 +4,9 @@ import type { RepoInfo } from '@ivory/api';
 import { formatBytes } from '../../format/bytes.ts';
 import { formatTimestamp } from '../../format/time.ts';
 import { testIds } from '../../test-ids.ts';
+import { repoResource } from '../roles/api.ts';
+import { RolesPanel } from '../roles/RolesPanel.tsx';
+import { UploadAction } from '../roles/UploadAction.tsx';
 import { useBranches, useRecentCommits } from './api.ts';
 
 const RECENT_COMMITS = 10;
@@ -58,7 +61,8 @@ export function RepoPanel({
           ]}
         />
         <Typography.Paragraph>
-          <Link to={`${base}/latest`}>Open files</Link> · <Link to={`${base}/upload`}>Upload</Link>
+          <Link to={`${base}/latest`}>Open files</Link> ·{' '}
+          <UploadAction project={project} repo={repo} to={`${base}/upload`} />
         </Typography.Paragraph>
         <Typography.Title level={5}>Branches</Typography.Title>
         <List
@@ -93,6 +97,7 @@ export function RepoPanel({
             </List.Item>
           )}
         />
+        <RolesPanel resource={repoResource(project, repo)} />
       </div>
     </Drawer>
   );

@@ -12,6 +12,9 @@ import { useDeleteRepo, useProject, useRecentCommits, useRepos } from './api.ts'
 import { CreateRepoModal, EditLabelsModal } from './RepoModals.tsx';
 import { Labels, RepoPanel } from './RepoPanel.tsx';
 import { useProjectParams } from './route-params.ts';
+import { projectResource, repoResource } from '../roles/api.ts';
+import { PermissionGate } from '../roles/PermissionGate.tsx';
+import { ProjectRolesButton } from '../roles/ProjectRolesButton.tsx';
 
 export function repoSizeBytes(info: RepoInfo): number {
   return Number(info.details?.sizeBytes ?? info.sizeBytesUpperBound ?? 0);
@@ -125,15 +128,24 @@ export function ReposScreen() {
           >
             Labels
           </Button>
-          <Button
-            size="small"
-            danger
-            data-testid={testIds.deleteRepoButton}
-            aria-label={`Delete ${info.repo.name}`}
-            onClick={() => setDeleting(info.repo.name)}
+          <PermissionGate
+            resource={repoResource(projectId, info.repo.name)}
+            permission="REPO_DELETE"
           >
-            Delete
-          </Button>
+            {(allowed, reason) => (
+              <Button
+                size="small"
+                danger
+                data-testid={testIds.deleteRepoButton}
+                aria-label={`Delete ${info.repo.name}`}
+                disabled={!allowed}
+                title={reason}
+                onClick={() => setDeleting(info.repo.name)}
+              >
+                Delete
+              </Button>
+            )}
+          </PermissionGate>
         </Space>
       ),
     },
@@ -173,13 +185,20 @@ export function ReposScreen() {
               { value: 'CREATED', label: 'Sort: created' },
             ]}
           />
-          <Button
-            type="primary"
-            data-testid={testIds.createRepoButton}
-            onClick={() => setCreating(true)}
-          >
-            Create repo
-          </Button>
+          <ProjectRolesButton project={projectId} />
+          <PermissionGate resource={projectResource(projectId)} permission="PROJECT_CREATE_REPO">
+            {(allowed, reason) => (
+              <Button
+                type="primary"
+                data-testid={testIds.createRepoButton}
+                disabled={!allowed}
+                title={reason}
+                onClick={() => setCreating(true)}
+              >
+                Create repo
+              </Button>
+            )}
+          </PermissionGate>
         </Space>
       </Flex>
       <Table<RepoInfo>

@@ -18,6 +18,8 @@ import { ConfirmModal } from '../../ui/Modal/index.ts';
 import { useBranches } from '../repos/api.ts';
 import { picksFromDrop, picksFromInput } from './drop-files.ts';
 import { initialUploadState, totalProgress, uploadBlocker, uploadReducer } from './upload-state.ts';
+import { repoResource, useAuthorize } from '../roles/api.ts';
+import { missingPermissionReason } from '../roles/permission-reasons.ts';
 
 const statusOf: Record<UploadItem['status'], 'normal' | 'active' | 'success' | 'exception'> = {
   pending: 'normal',
@@ -45,7 +47,9 @@ export function UploadScreen() {
   const [dragging, setDragging] = useState(false);
   const latest = useRef<UploadItem[]>([]);
   const cancelled = useRef(false);
-  const blocker = uploadBlocker(state);
+  const mayWrite = useAuthorize(repoResource(projectId, repoId), ['REPO_WRITE']);
+  const blocker =
+    mayWrite.allowed === false ? missingPermissionReason(mayWrite.missing) : uploadBlocker(state);
   const running = state.phase === 'uploading' || state.phase === 'finishing';
 
   const run = async () => {

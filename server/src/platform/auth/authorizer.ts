@@ -1,0 +1,354 @@
+import { ApiError, Code } from '../../errors.ts';
+import type { Method, MethodRegistry } from '../platform.ts';
+import { currentCaller, type Caller } from './caller.ts';
+import { METHOD_NEEDS, type CustomRule } from './method-permissions.ts';
+import {
+  DEFAULT_PROJECT,
+  projectName,
+  projectsIn,
+  reposIn,
+  type RepoRef,
+} from './request-resources.ts';
+import type { RoleBindings } from './role-bindings.ts';
+import {
+  CLUSTER,
+  pipelinePrincipal,
+  projectResource,
+  repoResource,
+  type Permission,
+  type Resource,
+} from './roles.ts';
+
+/** What the authorizer asks the rest of the platform. */
+export interface AuthorizerDeps {
+  projectExists(project: string): boolean;
+  repoExists(project: string, repo: string): boolean;
+  /** The project of a trial, or null when there is no such trial. */
+  trialProject(id: string): string | null;
+  /** Where an upload session lands, or null when there is no such session. */
+  uploadTarget(id: string): { project: string; repo: string } | null;
+}
+
+type Json = Record<string, unknown>;
+const asObject = (value: unknown): Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
+
+export const describeResource = (resource: Resource) =>
+  resource.type === 'CLUSTER' ? 'CLUSTER' : `${resource.type} ${resource.name}`;
+
+export function permissionDenied(
+  principal: string,
+  permissions: readonly string[],
+  resource: Resource,
+): ApiError {
+  return new ApiError(
+    Code.PERMISSION_DENIED,
+    `${principal} is not authorized to perform this operation - needs permissions [${permissions.join(
+      ', ',
+    )}] on ${describeResource(resource)}`,
+  );
+}
+
+/** Runs after a call succeeded (bindings of what it created, cleanup of what it deleted). */
+type After = (() => void) | undefined;
+
+/**
+ * Role checks on every call, by the method table: wraps a method registry so that a call made
+ * for a caller (see caller.ts) runs only when the caller holds what the method needs. Calls
+ * made by the platform itself (no caller) are not checked.
+ */
+export class Authorizer {
+  constructor(
+    readonly bindings: RoleBindings,
+    readonly deps: AuthorizerDeps,
+  ) {}
+
+  has(principal: string, resource: Resource, permission: string): boolean {
+    return this.bindings.permissionsOf(principal, resource).has(permission);
+  }
+
+  require(principal: string, resource: Resource, permission: Permission): void {
+    if (!this.has(principal, resource, permission))
+      throw permissionDenied(principal, [permission], resource);
+  }
+
+  requireRepos(principal: string, repos: RepoRef[], permission: Permission): void {
+    if (repos.length === 0) return this.require(principal, CLUSTER, permission);
+    for (const ref of repos)
+      this.require(principal, repoResource(ref.project, ref.repo), permission);
+  }
+
+  /** A project is visible with PROJECT_LIST_REPO on it, or a role on one of its repos. */
+  canSeeProject(principal: string, project: string): boolean {
+    if (this.has(principal, projectResource(project), 'PROJECT_LIST_REPO')) return true;
+    return this.bindings.hasRepoBindingIn(principal, project);
+  }
+
+  /** Throws 7 unless the caller may make this call; answers what to do once it succeeded. */
+  check(caller: Caller, method: string, body: unknown): After {
+    const need = METHOD_NEEDS[method];
+    const who = caller.principal;
+    if (!need)
+      throw new ApiError(Code.PERMISSION_DENIED, `${method} has no entry in the permission table`);
+    switch (need.kind) {
+      case 'open':
+      case 'listed':
+        return undefined;
+      case 'cluster':
+        this.require(who, CLUSTER, need.permission);
+        return undefined;
+      case 'project': {
+        const projects = projectsIn(body);
+        if (projects.length === 0) this.require(who, CLUSTER, need.permission);
+        for (const name of projects) this.require(who, projectResource(name), need.permission);
+        return undefined;
+      }
+      case 'repo':
+        this.requireRepos(who, reposIn(body), need.permission);
+        return undefined;
+      case 'custom':
+        return this.checkCustom(who, need.rule, method, asObject(body));
+    }
+  }
+
+  /** For `listed` methods: whether a streamed message is about something the caller may read. */
+  visible(caller: Caller, message: unknown): boolean {
+    const [repo] = reposIn(message);
+    if (repo) return this.has(caller.principal, repoResource(repo.project, repo.repo), 'REPO_READ');
+    const [project] = projectsIn(message);
+    if (project) return this.canSeeProject(caller.principal, project);
+    return true;
+  }
+
+  /** One ModifyFile message: writes need REPO_WRITE on the commit, copies read the source. */
+  checkModifyMessage(caller: Caller, message: unknown, first: boolean): void {
+    const body = asObject(message);
+    // A stream that does not start by naming its commit names no repo: the cluster's say.
+    if (first && !body.setCommit) this.require(caller.principal, CLUSTER, 'REPO_WRITE');
+    if (body.setCommit) this.requireRepos(caller.principal, reposIn(body.setCommit), 'REPO_WRITE');
+    const copy = asObject(body.copyFile);
+    if (copy.src) this.requireRepos(caller.principal, reposIn(copy.src), 'REPO_READ');
+  }
+
+  private checkCustom(who: string, rule: CustomRule, method: string, body: Json): After {
+    switch (rule) {
+      case 'createProject': {
+        const name = projectName(body.project);
+        if (name && this.deps.projectExists(name)) {
+          this.require(who, projectResource(name), 'PROJECT_MODIFY_BINDINGS');
+          return undefined;
+        }
+        this.require(who, CLUSTER, 'PROJECT_CREATE');
+        return () => this.bindings.setRoles(projectResource(name), who, ['projectOwner']);
+      }
+      case 'deleteProject': {
+        const name = projectName(body.project) || DEFAULT_PROJECT;
+        this.require(who, projectResource(name), 'PROJECT_DELETE');
+        return () => this.bindings.forget(projectResource(name));
+      }
+      case 'createRepo': {
+        const [ref] = reposIn({ repo: body.repo });
+        if (!ref) {
+          this.require(who, CLUSTER, 'PROJECT_CREATE_REPO');
+          return undefined;
+        }
+        if (this.deps.repoExists(ref.project, ref.repo)) {
+          this.require(who, repoResource(ref.project, ref.repo), 'REPO_WRITE');
+          return undefined;
+        }
+        this.require(who, projectResource(ref.project), 'PROJECT_CREATE_REPO');
+        return () =>
+          this.bindings.setRoles(repoResource(ref.project, ref.repo), who, ['repoOwner']);
+      }
+      case 'deleteRepo': {
+        const repos = reposIn({ repo: body.repo });
+        this.requireRepos(who, repos, 'REPO_DELETE');
+        return () =>
+          repos.forEach((ref) => this.bindings.forget(repoResource(ref.project, ref.repo)));
+      }
+      case 'createBranch':
+        this.requireRepos(who, reposIn({ branch: body.branch }), 'REPO_CREATE_BRANCH');
+        this.checkReadable(who, reposIn({ head: body.head, provenance: body.provenance }));
+        return undefined;
+      case 'modifyFile':
+        // Checked message by message (checkModifyMessage).
+        return undefined;
+      case 'createPipeline':
+        return this.checkCreatePipeline(who, body);
+      case 'editMetadata': {
+        const edits = Array.isArray(body.edits) ? body.edits : [];
+        if (edits.length === 0) this.require(who, CLUSTER, 'CLUSTER_EDIT_CLUSTER_METADATA');
+        for (const edit of edits.map(asObject)) {
+          const repos = reposIn(edit);
+          const [project] = projectsIn(edit);
+          if (repos.length) this.requireRepos(who, repos, 'REPO_WRITE');
+          else if (project) this.require(who, projectResource(project), 'PROJECT_CREATE_REPO');
+          else this.require(who, CLUSTER, 'CLUSTER_EDIT_CLUSTER_METADATA');
+        }
+        return undefined;
+      }
+      case 'trialById': {
+        const id = typeof body.id === 'string' ? body.id : String(asObject(body.trial).id ?? '');
+        const project = id ? this.deps.trialProject(id) : null;
+        const permission = method.endsWith('/InspectTrial')
+          ? 'PROJECT_LIST_REPO'
+          : 'PROJECT_CREATE_REPO';
+        this.require(who, project === null ? CLUSTER : projectResource(project), permission);
+        return undefined;
+      }
+      case 'roleBinding':
+      case 'modifyRoleBinding': {
+        const resource = resourceOf(body.resource);
+        const modify = rule === 'modifyRoleBinding';
+        const permission: Permission =
+          resource.type === 'CLUSTER'
+            ? modify
+              ? 'CLUSTER_MODIFY_BINDINGS'
+              : 'CLUSTER_GET_BINDINGS'
+            : resource.type === 'PROJECT'
+              ? modify
+                ? 'PROJECT_MODIFY_BINDINGS'
+                : 'PROJECT_LIST_REPO'
+              : modify
+                ? 'REPO_MODIFY_BINDINGS'
+                : 'REPO_READ';
+        this.require(who, resource, permission);
+        return undefined;
+      }
+      case 'egress':
+        this.requireRepos(who, reposIn(body.commit), 'REPO_READ');
+        this.require(who, CLUSTER, 'CLUSTER_DEBUG_DUMP');
+        return undefined;
+    }
+  }
+
+  private checkReadable(who: string, repos: RepoRef[]): void {
+    for (const ref of repos) this.require(who, repoResource(ref.project, ref.repo), 'REPO_READ');
+  }
+
+  /**
+   * A pipeline is created in a project the caller may create repos in (or updated where the
+   * caller may write its output repo), over inputs the caller may read. Its robot principal
+   * gets repoWriter on the output repo and repoReader on each input; the creator owns the output.
+   */
+  private checkCreatePipeline(who: string, raw: Json): After {
+    let body = raw;
+    if (typeof raw.createPipelineRequestJson === 'string') {
+      try {
+        body = asObject(JSON.parse(raw.createPipelineRequestJson));
+      } catch {
+        return undefined; // The handler answers the parse error.
+      }
+    }
+    const pipeline = asObject(body.pipeline);
+    const name = typeof pipeline.name === 'string' ? pipeline.name : '';
+    const project = projectName(pipeline.project) || DEFAULT_PROJECT;
+    if (!name) {
+      this.require(who, projectResource(project), 'PROJECT_CREATE_REPO');
+      return undefined;
+    }
+    const output = repoResource(project, name);
+    const exists = this.deps.repoExists(project, name);
+    if (exists) this.require(who, output, 'REPO_WRITE');
+    else this.require(who, projectResource(project), 'PROJECT_CREATE_REPO');
+    const inputs = reposIn(body.input, project).filter(
+      (ref) => !(ref.project === project && ref.repo === name),
+    );
+    this.checkReadable(who, inputs);
+    return () => {
+      const robot = pipelinePrincipal(project, name);
+      this.bindings.setRoles(output, robot, ['repoWriter']);
+      for (const ref of inputs)
+        this.bindings.setRoles(repoResource(ref.project, ref.repo), robot, ['repoReader']);
+      if (!exists) this.bindings.setRoles(output, who, ['repoOwner']);
+    };
+  }
+
+  /** A registry whose methods check the caller first (the HTTP gateway dispatches to it). */
+  wrap(methods: MethodRegistry): MethodRegistry {
+    const wrapped: MethodRegistry = new Map();
+    for (const [key, method] of methods) wrapped.set(key, this.wrapMethod(key, method));
+    return wrapped;
+  }
+
+  private wrapMethod(key: string, method: Method): Method {
+    const listed = METHOD_NEEDS[key]?.kind === 'listed';
+    switch (method.kind) {
+      case 'unary':
+        return {
+          kind: 'unary',
+          handler: async (request, signal) => {
+            const caller = currentCaller();
+            const after = caller ? this.check(caller, key, request) : undefined;
+            const result = await method.handler(request, signal);
+            after?.();
+            return result;
+          },
+        };
+      case 'stream': {
+        const check = (caller: Caller, request: unknown) => this.check(caller, key, request);
+        const visible = (caller: Caller, message: unknown) => this.visible(caller, message);
+        return {
+          kind: 'stream',
+          handler: async function* (request, signal) {
+            const caller = currentCaller();
+            const after = caller ? check(caller, request) : undefined;
+            for await (const message of method.handler(request, signal)) {
+              if (caller && listed && !visible(caller, message)) continue;
+              yield message;
+            }
+            after?.();
+          },
+        };
+      }
+      case 'clientStream': {
+        const checkMessage = (caller: Caller, message: unknown, first: boolean) =>
+          this.checkModifyMessage(caller, message, first);
+        return {
+          kind: 'clientStream',
+          handler: async (requests, signal) => {
+            const caller = currentCaller();
+            if (!caller) return method.handler(requests, signal);
+            const after = this.check(caller, key, {});
+            const checked = (async function* () {
+              let first = true;
+              for await (const message of requests) {
+                checkMessage(caller, message, first);
+                first = false;
+                yield message;
+              }
+            })();
+            const result = await method.handler(checked, signal);
+            after?.();
+            return result;
+          },
+        };
+      }
+    }
+  }
+}
+
+const RESOURCE_TYPES: Record<string, Resource['type']> = {
+  CLUSTER: 'CLUSTER',
+  '1': 'CLUSTER',
+  REPO: 'REPO',
+  '2': 'REPO',
+  PROJECT: 'PROJECT',
+  '4': 'PROJECT',
+};
+
+/** An auth_v2.Resource from the wire: `{type, name}`, type by name or number. */
+export function resourceOf(value: unknown): Resource {
+  const body = asObject(value);
+  const type = RESOURCE_TYPES[String(body.type ?? 'CLUSTER')];
+  const name = typeof body.name === 'string' ? body.name : '';
+  if (!type)
+    throw new ApiError(
+      Code.INVALID_ARGUMENT,
+      `resource type ${String(body.type)} is not supported`,
+    );
+  if (type === 'CLUSTER') return CLUSTER;
+  if (!name) throw new ApiError(Code.INVALID_ARGUMENT, 'resource.name is required');
+  if (type === 'REPO' && !name.includes('/')) return repoResource(DEFAULT_PROJECT, name);
+  return { type, name };
+}

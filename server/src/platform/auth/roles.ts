@@ -1,0 +1,258 @@
+/**
+ * Pachyderm's roles, as pachd names them (auth_v2.Role), with the permissions of its
+ * auth_v2.Permission enum. A project role also grants its repo permissions on every repo of the
+ * project; a cluster role holds everywhere.
+ */
+
+export type ResourceType = 'CLUSTER' | 'PROJECT' | 'REPO';
+
+export interface Resource {
+  type: ResourceType;
+  /** '' for the cluster, `<project>` for a project, `<project>/<repo>` for a repo. */
+  name: string;
+}
+
+export const CLUSTER: Resource = { type: 'CLUSTER', name: '' };
+export const projectResource = (project: string): Resource => ({ type: 'PROJECT', name: project });
+export const repoResource = (project: string, repo: string): Resource => ({
+  type: 'REPO',
+  name: `${project}/${repo}`,
+});
+
+export interface RoleDefinition {
+  name: string;
+  permissions: readonly string[];
+  canBeBoundTo: readonly ResourceType[];
+  returnedFor: readonly ResourceType[];
+}
+
+const REPO_READER = [
+  'REPO_READ',
+  'REPO_INSPECT_COMMIT',
+  'REPO_LIST_COMMIT',
+  'REPO_LIST_BRANCH',
+  'REPO_INSPECT_FILE',
+  'REPO_LIST_FILE',
+  'REPO_ADD_PIPELINE_READER',
+  'REPO_REMOVE_PIPELINE_READER',
+  'PIPELINE_LIST_JOB',
+] as const;
+const REPO_WRITER = [
+  ...REPO_READER,
+  'REPO_WRITE',
+  'REPO_DELETE_COMMIT',
+  'REPO_CREATE_BRANCH',
+  'REPO_DELETE_BRANCH',
+  'REPO_ADD_PIPELINE_WRITER',
+] as const;
+const REPO_OWNER = [...REPO_WRITER, 'REPO_MODIFY_BINDINGS', 'REPO_DELETE'] as const;
+const PROJECT_VIEWER = [...REPO_READER, 'PROJECT_LIST_REPO'] as const;
+const PROJECT_WRITER = [...REPO_WRITER, 'PROJECT_LIST_REPO', 'PROJECT_CREATE_REPO'] as const;
+const PROJECT_OWNER = [
+  ...REPO_OWNER,
+  'PROJECT_LIST_REPO',
+  'PROJECT_CREATE_REPO',
+  'PROJECT_DELETE',
+  'PROJECT_MODIFY_BINDINGS',
+  'PROJECT_SET_DEFAULTS',
+] as const;
+
+/** Every permission name of auth_v2.Permission (wire-numbers.txt), for clusterAdmin. */
+export const ALL_PERMISSIONS = [
+  'CLUSTER_MODIFY_BINDINGS',
+  'CLUSTER_GET_BINDINGS',
+  'CLUSTER_GET_PACHD_LOGS',
+  'CLUSTER_GET_LOKI_LOGS',
+  'CLUSTER_AUTH_ACTIVATE',
+  'CLUSTER_AUTH_DEACTIVATE',
+  'CLUSTER_AUTH_GET_CONFIG',
+  'CLUSTER_AUTH_SET_CONFIG',
+  'CLUSTER_AUTH_GET_ROBOT_TOKEN',
+  'CLUSTER_AUTH_MODIFY_GROUP_MEMBERS',
+  'CLUSTER_AUTH_GET_GROUPS',
+  'CLUSTER_AUTH_GET_GROUP_USERS',
+  'CLUSTER_AUTH_EXTRACT_TOKENS',
+  'CLUSTER_AUTH_RESTORE_TOKEN',
+  'CLUSTER_AUTH_GET_PERMISSIONS_FOR_PRINCIPAL',
+  'CLUSTER_AUTH_DELETE_EXPIRED_TOKENS',
+  'CLUSTER_AUTH_REVOKE_USER_TOKENS',
+  'CLUSTER_AUTH_ROTATE_ROOT_TOKEN',
+  'CLUSTER_ENTERPRISE_ACTIVATE',
+  'CLUSTER_ENTERPRISE_HEARTBEAT',
+  'CLUSTER_ENTERPRISE_GET_CODE',
+  'CLUSTER_ENTERPRISE_DEACTIVATE',
+  'CLUSTER_ENTERPRISE_PAUSE',
+  'CLUSTER_IDENTITY_SET_CONFIG',
+  'CLUSTER_IDENTITY_GET_CONFIG',
+  'CLUSTER_IDENTITY_CREATE_IDP',
+  'CLUSTER_IDENTITY_UPDATE_IDP',
+  'CLUSTER_IDENTITY_LIST_IDPS',
+  'CLUSTER_IDENTITY_GET_IDP',
+  'CLUSTER_IDENTITY_DELETE_IDP',
+  'CLUSTER_IDENTITY_CREATE_OIDC_CLIENT',
+  'CLUSTER_IDENTITY_UPDATE_OIDC_CLIENT',
+  'CLUSTER_IDENTITY_LIST_OIDC_CLIENTS',
+  'CLUSTER_IDENTITY_GET_OIDC_CLIENT',
+  'CLUSTER_IDENTITY_DELETE_OIDC_CLIENT',
+  'CLUSTER_DEBUG_DUMP',
+  'CLUSTER_LICENSE_ACTIVATE',
+  'CLUSTER_LICENSE_GET_CODE',
+  'CLUSTER_LICENSE_ADD_CLUSTER',
+  'CLUSTER_LICENSE_UPDATE_CLUSTER',
+  'CLUSTER_LICENSE_DELETE_CLUSTER',
+  'CLUSTER_LICENSE_LIST_CLUSTERS',
+  'CLUSTER_CREATE_SECRET',
+  'CLUSTER_LIST_SECRETS',
+  'SECRET_DELETE',
+  'SECRET_INSPECT',
+  'CLUSTER_EDIT_CLUSTER_METADATA',
+  'CLUSTER_DELETE_ALL',
+  'CLUSTER_SNAPSHOTTER',
+  'CLUSTER_RESTART_PACHYDERM',
+  'REPO_READ',
+  'REPO_WRITE',
+  'REPO_MODIFY_BINDINGS',
+  'REPO_DELETE',
+  'REPO_INSPECT_COMMIT',
+  'REPO_LIST_COMMIT',
+  'REPO_DELETE_COMMIT',
+  'REPO_CREATE_BRANCH',
+  'REPO_LIST_BRANCH',
+  'REPO_DELETE_BRANCH',
+  'REPO_INSPECT_FILE',
+  'REPO_LIST_FILE',
+  'REPO_ADD_PIPELINE_READER',
+  'REPO_REMOVE_PIPELINE_READER',
+  'REPO_ADD_PIPELINE_WRITER',
+  'PIPELINE_LIST_JOB',
+  'CLUSTER_SET_DEFAULTS',
+  'PROJECT_SET_DEFAULTS',
+  'PROJECT_CREATE',
+  'PROJECT_DELETE',
+  'PROJECT_LIST_REPO',
+  'PROJECT_CREATE_REPO',
+  'PROJECT_MODIFY_BINDINGS',
+  'JOB_SKIP_CTX',
+] as const;
+
+export type Permission = (typeof ALL_PERMISSIONS)[number];
+
+const role = (
+  name: string,
+  permissions: readonly string[],
+  canBeBoundTo: readonly ResourceType[],
+  returnedFor: readonly ResourceType[] = canBeBoundTo,
+): RoleDefinition => ({ name, permissions, canBeBoundTo, returnedFor });
+
+export const ROLES: readonly RoleDefinition[] = [
+  role('clusterAdmin', ALL_PERMISSIONS, ['CLUSTER']),
+  role('projectCreator', ['PROJECT_CREATE'], ['CLUSTER']),
+  role(
+    'secretAdmin',
+    ['CLUSTER_CREATE_SECRET', 'CLUSTER_LIST_SECRETS', 'SECRET_DELETE', 'SECRET_INSPECT'],
+    ['CLUSTER'],
+  ),
+  role('projectOwner', PROJECT_OWNER, ['CLUSTER', 'PROJECT'], ['PROJECT', 'REPO']),
+  role('projectWriter', PROJECT_WRITER, ['CLUSTER', 'PROJECT'], ['PROJECT', 'REPO']),
+  role('projectViewer', PROJECT_VIEWER, ['CLUSTER', 'PROJECT'], ['PROJECT', 'REPO']),
+  role('repoOwner', REPO_OWNER, ['CLUSTER', 'PROJECT', 'REPO'], ['REPO']),
+  role('repoWriter', REPO_WRITER, ['CLUSTER', 'PROJECT', 'REPO'], ['REPO']),
+  role('repoReader', REPO_READER, ['CLUSTER', 'PROJECT', 'REPO'], ['REPO']),
+];
+
+const byName = new Map(ROLES.map((definition) => [definition.name, definition]));
+
+export function roleNamed(name: string): RoleDefinition | undefined {
+  return byName.get(name);
+}
+
+/** The principal every signed-in user counts as (pachd's `allClusterUsers`). */
+export const ALL_CLUSTER_USERS = 'allClusterUsers';
+
+/** `user:<email>` or `robot:<name>`, as pachd spells principals. */
+export function isPrincipal(value: string): boolean {
+  return value === ALL_CLUSTER_USERS || /^(user|robot|group|pipeline):.+/.test(value);
+}
+
+/** The robot principal a pipeline's output commits are written with. */
+export function pipelinePrincipal(project: string, pipeline: string): string {
+  return `robot:pipeline-${project}-${pipeline}`;
+}
+
+/** auth_v2.Permission's numbers (wire-numbers.txt), for requests that send enums as numbers. */
+export const PERMISSION_NUMBERS: Readonly<Record<string, number>> = {
+  CLUSTER_MODIFY_BINDINGS: 100,
+  CLUSTER_GET_BINDINGS: 101,
+  CLUSTER_GET_PACHD_LOGS: 148,
+  CLUSTER_GET_LOKI_LOGS: 150,
+  CLUSTER_AUTH_ACTIVATE: 102,
+  CLUSTER_AUTH_DEACTIVATE: 103,
+  CLUSTER_AUTH_GET_CONFIG: 104,
+  CLUSTER_AUTH_SET_CONFIG: 105,
+  CLUSTER_AUTH_GET_ROBOT_TOKEN: 139,
+  CLUSTER_AUTH_MODIFY_GROUP_MEMBERS: 109,
+  CLUSTER_AUTH_GET_GROUPS: 110,
+  CLUSTER_AUTH_GET_GROUP_USERS: 111,
+  CLUSTER_AUTH_EXTRACT_TOKENS: 112,
+  CLUSTER_AUTH_RESTORE_TOKEN: 113,
+  CLUSTER_AUTH_GET_PERMISSIONS_FOR_PRINCIPAL: 141,
+  CLUSTER_AUTH_DELETE_EXPIRED_TOKENS: 140,
+  CLUSTER_AUTH_REVOKE_USER_TOKENS: 142,
+  CLUSTER_AUTH_ROTATE_ROOT_TOKEN: 147,
+  CLUSTER_ENTERPRISE_ACTIVATE: 114,
+  CLUSTER_ENTERPRISE_HEARTBEAT: 115,
+  CLUSTER_ENTERPRISE_GET_CODE: 116,
+  CLUSTER_ENTERPRISE_DEACTIVATE: 117,
+  CLUSTER_ENTERPRISE_PAUSE: 149,
+  CLUSTER_IDENTITY_SET_CONFIG: 118,
+  CLUSTER_IDENTITY_GET_CONFIG: 119,
+  CLUSTER_IDENTITY_CREATE_IDP: 120,
+  CLUSTER_IDENTITY_UPDATE_IDP: 121,
+  CLUSTER_IDENTITY_LIST_IDPS: 122,
+  CLUSTER_IDENTITY_GET_IDP: 123,
+  CLUSTER_IDENTITY_DELETE_IDP: 124,
+  CLUSTER_IDENTITY_CREATE_OIDC_CLIENT: 125,
+  CLUSTER_IDENTITY_UPDATE_OIDC_CLIENT: 126,
+  CLUSTER_IDENTITY_LIST_OIDC_CLIENTS: 127,
+  CLUSTER_IDENTITY_GET_OIDC_CLIENT: 128,
+  CLUSTER_IDENTITY_DELETE_OIDC_CLIENT: 129,
+  CLUSTER_DEBUG_DUMP: 131,
+  CLUSTER_LICENSE_ACTIVATE: 132,
+  CLUSTER_LICENSE_GET_CODE: 133,
+  CLUSTER_LICENSE_ADD_CLUSTER: 134,
+  CLUSTER_LICENSE_UPDATE_CLUSTER: 135,
+  CLUSTER_LICENSE_DELETE_CLUSTER: 136,
+  CLUSTER_LICENSE_LIST_CLUSTERS: 137,
+  CLUSTER_CREATE_SECRET: 143,
+  CLUSTER_LIST_SECRETS: 144,
+  SECRET_DELETE: 145,
+  SECRET_INSPECT: 146,
+  CLUSTER_EDIT_CLUSTER_METADATA: 151,
+  CLUSTER_DELETE_ALL: 138,
+  CLUSTER_SNAPSHOTTER: 152,
+  CLUSTER_RESTART_PACHYDERM: 153,
+  REPO_READ: 200,
+  REPO_WRITE: 201,
+  REPO_MODIFY_BINDINGS: 202,
+  REPO_DELETE: 203,
+  REPO_INSPECT_COMMIT: 204,
+  REPO_LIST_COMMIT: 205,
+  REPO_DELETE_COMMIT: 206,
+  REPO_CREATE_BRANCH: 207,
+  REPO_LIST_BRANCH: 208,
+  REPO_DELETE_BRANCH: 209,
+  REPO_INSPECT_FILE: 210,
+  REPO_LIST_FILE: 211,
+  REPO_ADD_PIPELINE_READER: 212,
+  REPO_REMOVE_PIPELINE_READER: 213,
+  REPO_ADD_PIPELINE_WRITER: 214,
+  PIPELINE_LIST_JOB: 301,
+  CLUSTER_SET_DEFAULTS: 302,
+  PROJECT_SET_DEFAULTS: 303,
+  PROJECT_CREATE: 400,
+  PROJECT_DELETE: 401,
+  PROJECT_LIST_REPO: 402,
+  PROJECT_CREATE_REPO: 403,
+  PROJECT_MODIFY_BINDINGS: 404,
+  JOB_SKIP_CTX: 501,
+};

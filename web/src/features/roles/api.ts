@@ -1,0 +1,50 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { authorize, getRoleBinding, modifyRoleBinding, type AuthResource } from '@ivory/api';
+import { useApi } from '../../app/api-context.tsx';
+import { queryKeys } from '../../app/query-keys.ts';
+
+export const repoResource = (project: string, repo: string): AuthResource => ({
+  type: 'REPO',
+  name: `${project}/${repo}`,
+});
+export const projectResource = (project: string): AuthResource => ({
+  type: 'PROJECT',
+  name: project,
+});
+
+/**
+ * The spec's authorize query: may the signed-in user do this here? `allowed` is undefined while
+ * asking; with sign-in off everything is allowed.
+ */
+export function useAuthorize(resource: AuthResource, permissions: readonly string[]) {
+  const client = useApi();
+  const query = useQuery({
+    queryKey: queryKeys.authorize(resource.type, resource.name ?? '', permissions),
+    queryFn: ({ signal }) => authorize(client, resource, permissions, signal),
+  });
+  return {
+    allowed: query.data === undefined ? undefined : (query.data?.authorized ?? false),
+    missing: query.data?.missing ?? [],
+    principal: query.data?.principal ?? '',
+  };
+}
+
+/** A resource's role binding; null when sign-in is off or the user may not see it. */
+export function useRoleBinding(resource: AuthResource) {
+  const client = useApi();
+  return useQuery({
+    queryKey: queryKeys.roleBinding(resource.type, resource.name ?? ''),
+    queryFn: ({ signal }) => getRoleBinding(client, resource, signal),
+  });
+}
+
+/** Grants or revokes: sets one principal's roles; every Authorize answer is asked again. */
+export function useModifyRoleBinding(resource: AuthResource) {
+  const client = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ principal, roles }: { principal: string; roles: string[] }) =>
+      modifyRoleBinding(client, resource, principal, roles),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['auth'] }),
+  });
+}
