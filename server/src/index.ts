@@ -12,6 +12,7 @@ import { registerApiRoutes } from './http/api-routes.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { registerFilesRoute } from './http/files-route.ts';
 import { registerHealthRoute } from './http/health.ts';
+import { registerJsonSchemaRoute } from './http/jsonschema-route.ts';
 import { registerRuntimeConfigRoute } from './http/runtime-config.ts';
 import { registerStaticRoutes } from './http/static-routes.ts';
 import { openEmbeddedPlatform, type EmbeddedPlatform } from './platform/embedded-platform.ts';
@@ -88,6 +89,7 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
     registerApiRoutes(app, platform.methods);
   }
   registerPipelineSchemaRoute(app);
+  registerJsonSchemaRoute(app);
   if (!cluster) registerFilesRoute(app, platform.pfs, platform.blobs);
 
   const faults = new FaultInjector(config.faultKillAt);
