@@ -14,6 +14,8 @@ export interface ServerConfig {
   auth: AuthConfig;
   seed: boolean;
   logLevel: string;
+  /** IVORY_LOG_FORMAT: `auto` (pretty on a terminal, JSON otherwise), `pretty` or `json`. */
+  logFormat?: 'auto' | 'pretty' | 'json';
   uploadTtlMs: number;
   /** TEST ONLY: kill the process with SIGKILL at a named point (see upload/fault-injection.ts). */
   faultKillAt: string;
@@ -92,6 +94,12 @@ function integer(value: string | undefined, fallback: number, name: string): num
 }
 
 /** Reads the server configuration from environment variables. */
+function logFormat(value: string | undefined): 'auto' | 'pretty' | 'json' {
+  if (!value) return 'auto';
+  if (value === 'auto' || value === 'pretty' || value === 'json') return value;
+  throw new Error(`IVORY_LOG_FORMAT must be auto, pretty or json (got ${value})`);
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
     port: integer(env.PORT, 4000, 'PORT'),
@@ -103,6 +111,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     auth: readAuthConfig(env),
     seed: flag(env.IVORY_SEED, true),
     logLevel: env.IVORY_LOG_LEVEL || 'info',
+    logFormat: logFormat(env.IVORY_LOG_FORMAT),
     uploadTtlMs: integer(env.IVORY_UPLOAD_TTL_MS, 24 * 60 * 60 * 1000, 'IVORY_UPLOAD_TTL_MS'),
     faultKillAt: env.IVORY_FAULT_KILL_AT ?? '',
     pachdAddress: pachdAddress(env.IVORY_PACHD_ADDRESS),

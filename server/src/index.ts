@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import {
   createAuth,
   registerAuthGuard,
@@ -13,6 +13,7 @@ import { registerErrorHandler } from './http/errors.ts';
 import { registerFilesRoute } from './http/files-route.ts';
 import { registerHealthRoute } from './http/health.ts';
 import { registerJsonSchemaRoute } from './http/jsonschema-route.ts';
+import { loggerOptions, registerRequestLog } from './http/request-log.ts';
 import { registerRuntimeConfigRoute } from './http/runtime-config.ts';
 import { registerStaticRoutes } from './http/static-routes.ts';
 import { openEmbeddedPlatform, type EmbeddedPlatform } from './platform/embedded-platform.ts';
@@ -47,7 +48,8 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
     releaseVersion: config.releaseVersion,
   });
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: loggerOptions(config.logLevel, config.logFormat),
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: jsonBodyLimit,
     // /pfs/<project>/<repo>/<commit>/<path> (Pachyderm's file server path) = /files/...
     rewriteUrl: rewritePfsUrl,
@@ -65,6 +67,7 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
   });
 
   registerErrorHandler(app);
+  registerRequestLog(app);
   const auth = await createAuth(config.auth, { logger: app.log });
   // The guard goes on the root instance before the routes it protects (/api, /upload, /files).
   registerAuthGuard(app, auth);
