@@ -38,7 +38,7 @@ export interface AuthStack {
 }
 
 /** A real identity provider plus the built console served by the server with sign-in on. */
-export async function startAuthStack(): Promise<AuthStack> {
+export async function startAuthStack(env: Record<string, string> = {}): Promise<AuthStack> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const idp = await startOidcProvider({ consoleOrigin: origin });
@@ -53,6 +53,7 @@ export async function startAuthStack(): Promise<AuthStack> {
       // The helper waits for the 'Server listening at' info line.
       IVORY_LOG_LEVEL: 'info',
       IVORY_DISABLE_TELEMETRY: 'true',
+      ...env,
     });
   } catch (error) {
     await idp.stop();

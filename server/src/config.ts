@@ -100,6 +100,17 @@ function logFormat(value: string | undefined): 'auto' | 'pretty' | 'json' {
   throw new Error(`IVORY_LOG_FORMAT must be auto, pretty or json (got ${value})`);
 }
 
+/** A setting that must hold JSON text (checked at start, passed on as text). */
+function jsonText(value: string | undefined, name: string): string | undefined {
+  if (!value?.trim()) return undefined;
+  try {
+    JSON.parse(value);
+  } catch (error) {
+    throw new Error(`${name} must be JSON: ${(error as Error).message}`);
+  }
+  return value;
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
     port: integer(env.PORT, 4000, 'PORT'),
@@ -118,6 +129,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     browserSettings: withoutEmpty({
       REACT_APP_RUDDERSTACK_WRITE_KEY: env.IVORY_RUDDERSTACK_WRITE_KEY,
       REACT_APP_RUDDERSTACK_DATA_PLANE_URL: env.IVORY_RUDDERSTACK_DATA_PLANE_URL,
+      REACT_APP_RUDDERSTACK_CONFIG_URL: env.IVORY_RUDDERSTACK_CONFIG_URL,
+      REACT_APP_RUDDERSTACK_SOURCE_CONFIG: jsonText(
+        env.IVORY_RUDDERSTACK_SOURCE_CONFIG,
+        'IVORY_RUDDERSTACK_SOURCE_CONFIG',
+      ),
       REACT_APP_SENTRY_DSN: env.IVORY_SENTRY_DSN,
       REACT_APP_PACHD_ADDRESS: env.IVORY_PACHCTL_ADDRESS,
       REACT_APP_CONTEXT_NAME: env.IVORY_CONTEXT_NAME,
