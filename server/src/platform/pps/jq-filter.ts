@@ -8,8 +8,10 @@ import { invalidArgument } from '../../errors.ts';
  * first output is `false` or `null` or there is no output. A filter jq cannot compile, or one
  * that fails on an item, is the caller's error: code 3 with jq's own message.
  */
-// jq-web's CommonJS export is a promise, which ESM interop would wrap: load it with require.
-const jqModule = createRequire(import.meta.url)('jq-web') as Promise<Jq>;
+// jq-web's CommonJS export is a promise, which ESM interop would wrap: load it with require,
+// on first use (it compiles its WebAssembly when loaded).
+let jqModule: Promise<Jq> | null = null;
+const loadJq = () => (jqModule ??= createRequire(import.meta.url)('jq-web') as Promise<Jq>);
 
 export type JqPredicate = (item: unknown) => boolean;
 
@@ -21,7 +23,7 @@ function jqMessage(error: unknown): string {
 /** Compiles `filter`, checked on `null` so a syntax error surfaces before any item is read. */
 export async function jqPredicate(filter: string): Promise<JqPredicate | null> {
   if (!filter.trim()) return null;
-  const jq = await jqModule;
+  const jq = await loadJq();
   try {
     jq.raw('null', filter, ['-c']);
   } catch (error) {
