@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, commitFiles, ok, repo, results } from './helpers/api-client.ts';
+import { call, commitFiles, modifyFile, ok, repo, results } from './helpers/api-client.ts';
 import type { Json } from './helpers/api-client.ts';
 import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
 
@@ -152,6 +152,20 @@ describe('calls that take a single commit', () => {
       commit: { id: started.id, repo: repo('refs') },
     });
     expect(info.parentCommit.id).toBe(commits[1]);
-    await ok(url, 'pfs_v2.API/FinishCommit', { commit: { id: started.id, repo: repo('refs') } });
+    // ModifyFile and FinishCommit with the commit named through its branch's repo.
+    const viaBranch = { id: started.id, branch: { name: 'side', repo: repo('refs') } };
+    const written = await modifyFile(url, [
+      { setCommit: viaBranch },
+      { addFile: { path: '/side.txt', raw: Buffer.from('side').toString('base64') } },
+    ]);
+    expect(written.status).toBe(200);
+    await ok(url, 'pfs_v2.API/FinishCommit', { commit: viaBranch });
+    const chunks = await results(url, 'pfs_v2.API/GetFile', {
+      file: {
+        commit: { id: started.id, branch: { name: '', repo: repo('refs') } },
+        path: '/side.txt',
+      },
+    });
+    expect(Buffer.from(chunks.join(''), 'base64').toString()).toBe('side');
   });
 });
