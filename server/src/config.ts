@@ -14,6 +14,8 @@ export interface ServerConfig {
   auth: AuthConfig;
   seed: boolean;
   logLevel: string;
+  /** IVORY_LOG_FORMAT: `auto` (pretty on a terminal, JSON otherwise), `pretty` or `json`. */
+  logFormat?: 'auto' | 'pretty' | 'json';
   uploadTtlMs: number;
   /** TEST ONLY: kill the process with SIGKILL at a named point (see upload/fault-injection.ts). */
   faultKillAt: string;
@@ -98,6 +100,23 @@ function integer(value: string | undefined, fallback: number, name: string): num
 }
 
 /** Reads the server configuration from environment variables. */
+function logFormat(value: string | undefined): 'auto' | 'pretty' | 'json' {
+  if (!value) return 'auto';
+  if (value === 'auto' || value === 'pretty' || value === 'json') return value;
+  throw new Error(`IVORY_LOG_FORMAT must be auto, pretty or json (got ${value})`);
+}
+
+/** A setting that must hold JSON text (checked at start, passed on as text). */
+function jsonText(value: string | undefined, name: string): string | undefined {
+  if (!value?.trim()) return undefined;
+  try {
+    JSON.parse(value);
+  } catch (error) {
+    throw new Error(`${name} must be JSON: ${(error as Error).message}`);
+  }
+  return value;
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
     port: integer(env.PORT, 4000, 'PORT'),
@@ -109,6 +128,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     auth: readAuthConfig(env),
     seed: flag(env.IVORY_SEED, true),
     logLevel: env.IVORY_LOG_LEVEL || 'info',
+    logFormat: logFormat(env.IVORY_LOG_FORMAT),
     uploadTtlMs: integer(env.IVORY_UPLOAD_TTL_MS, 24 * 60 * 60 * 1000, 'IVORY_UPLOAD_TTL_MS'),
     faultKillAt: env.IVORY_FAULT_KILL_AT ?? '',
     pachdAddress: pachdAddress(env.IVORY_PACHD_ADDRESS),
@@ -123,6 +143,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     browserSettings: withoutEmpty({
       REACT_APP_RUDDERSTACK_WRITE_KEY: env.IVORY_RUDDERSTACK_WRITE_KEY,
       REACT_APP_RUDDERSTACK_DATA_PLANE_URL: env.IVORY_RUDDERSTACK_DATA_PLANE_URL,
+      REACT_APP_RUDDERSTACK_CONFIG_URL: env.IVORY_RUDDERSTACK_CONFIG_URL,
+      REACT_APP_RUDDERSTACK_SOURCE_CONFIG: jsonText(
+        env.IVORY_RUDDERSTACK_SOURCE_CONFIG,
+        'IVORY_RUDDERSTACK_SOURCE_CONFIG',
+      ),
       REACT_APP_SENTRY_DSN: env.IVORY_SENTRY_DSN,
       REACT_APP_PACHD_ADDRESS: env.IVORY_PACHCTL_ADDRESS,
       REACT_APP_CONTEXT_NAME: env.IVORY_CONTEXT_NAME,

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import {
   createAuth,
   registerAuthGuard,
@@ -14,6 +14,8 @@ import { registerFilesRoute } from './http/files-route.ts';
 import { registerHealthRoute } from './http/health.ts';
 import { checkJsonDepth, registerRequestLimits } from './http/request-limits.ts';
 import { registerRouteAuthorization, uploadChunkCheck } from './http/route-authorization.ts';
+import { registerJsonSchemaRoute } from './http/jsonschema-route.ts';
+import { loggerOptions, registerRequestLog } from './http/request-log.ts';
 import { registerRuntimeConfigRoute } from './http/runtime-config.ts';
 import { appPolicyFor, registerSecurityHeaders } from './http/security-headers.ts';
 import { registerStaticRoutes } from './http/static-routes.ts';
@@ -53,7 +55,8 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
     authorization: signInOn && !config.pachdAddress ? { admins: config.admins ?? [] } : null,
   });
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: loggerOptions(config.logLevel, config.logFormat),
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: jsonBodyLimit,
     // /pfs/<project>/<repo>/<commit>/<path> (Pachyderm's file server path) = /files/...
     rewriteUrl: rewritePfsUrl,
@@ -75,6 +78,7 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
   registerErrorHandler(app);
   registerRequestLimits(app);
   registerSecurityHeaders(app, appPolicyFor(config.webDist, config.browserSettings));
+  registerRequestLog(app);
   const auth = await createAuth(config.auth, { logger: app.log });
   // The guard goes on the root instance before the routes it protects (/api, /upload, /files).
   const authorizer = platform.authorizer;
@@ -105,6 +109,7 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
     registerApiRoutes(app, authorizer ? authorizer.wrap(platform.methods) : platform.methods);
   }
   registerPipelineSchemaRoute(app);
+  registerJsonSchemaRoute(app);
   if (!cluster) registerFilesRoute(app, platform.pfs, platform.blobs);
 
   const faults = new FaultInjector(config.faultKillAt);

@@ -39,6 +39,23 @@ describe('runtime settings script', () => {
     expect(settings).not.toHaveProperty('REACT_APP_RUDDERSTACK_WRITE_KEY');
   });
 
+  it('passes a self-hosted RudderStack control plane and local source configuration', () => {
+    const source = '{"source":{"id":"local","config":{},"destinations":[]}}';
+    const settings = settingsOf(
+      runtimeConfigScript(
+        configFromEnv({
+          IVORY_RUDDERSTACK_CONFIG_URL: 'http://rudder.internal:5000',
+          IVORY_RUDDERSTACK_SOURCE_CONFIG: source,
+        }),
+      ),
+    );
+    expect(settings.REACT_APP_RUDDERSTACK_CONFIG_URL).toBe('http://rudder.internal:5000');
+    expect(settings.REACT_APP_RUDDERSTACK_SOURCE_CONFIG).toBe(source);
+    expect(() => configFromEnv({ IVORY_RUDDERSTACK_SOURCE_CONFIG: '{nope' })).toThrow(
+      /IVORY_RUDDERSTACK_SOURCE_CONFIG must be JSON/,
+    );
+  });
+
   it('leaves the issuer empty and telemetry on by default', () => {
     const settings = settingsOf(runtimeConfigScript(configFromEnv({})));
     expect(settings.REACT_APP_RUNTIME_ISSUER_URI).toBe('');

@@ -18,6 +18,7 @@ import { compileGlob } from './glob.ts';
 import { modifyFile } from './modify-file.ts';
 import { PfsMessages, type FileInfoMessage } from './pfs-messages.ts';
 import {
+  namesCommit,
   readBranchRef,
   readCommitRef,
   readFileRef,
@@ -200,7 +201,7 @@ export function registerPfsApi(
       const repo = store.getRepo(branch.repo);
       const headRef = readOptionalObject(req.head, 'head');
       const head = headRef
-        ? resolveCommitRef(store, readCommitRef({ repo: branch.repo, ...headRef }, 'head')).commit
+        ? resolveCommitRef(store, readCommitRef(headRef, 'head', branch.repo)).commit
         : null;
       if (head && head.repo_id !== repo.id)
         throw failedPrecondition('the head commit must belong to the branch repo');
@@ -250,13 +251,9 @@ export function registerPfsApi(
       const branch = readBranchRef(req.branch, 'branch');
       const repo = store.getRepo(branch.repo);
       const parentRef = readOptionalObject(req.parent, 'parent');
-      const parent =
-        parentRef &&
-        (readString(parentRef.id, 'parent.id') ||
-          readOptionalObject(parentRef.branch, 'parent.branch'))
-          ? resolveCommitRef(store, readCommitRef({ repo: branch.repo, ...parentRef }, 'parent'))
-              .commit
-          : null;
+      const parent = namesCommit(parentRef, 'parent')
+        ? resolveCommitRef(store, readCommitRef(parentRef, 'parent', branch.repo)).commit
+        : null;
       const commit = store.startCommit(
         repo,
         branch.name,
@@ -295,26 +292,22 @@ export function registerPfsApi(
     'ListCommit',
     stream(async function* (raw) {
       const req = readObject(raw, 'request');
-      const repo = store.getRepo(readRepoRef(req.repo, 'repo'));
       const repoRef = readRepoRef(req.repo, 'repo');
       const toRef = readOptionalObject(req.to, 'to');
       const fromRef = readOptionalObject(req.from, 'from');
-      const from =
-        fromRef &&
-        (readString(fromRef.id, 'from.id') || readOptionalObject(fromRef.branch, 'from.branch'))
-          ? resolveCommitRef(store, readCommitRef({ repo: repoRef, ...fromRef }, 'from')).commit
-          : null;
+      const to = namesCommit(toRef, 'to')
+        ? resolveCommitRef(store, readCommitRef(toRef, 'to', repoRef))
+        : null;
+      const from = namesCommit(fromRef, 'from')
+        ? resolveCommitRef(store, readCommitRef(fromRef, 'from', repoRef)).commit
+        : null;
+      // Without a repo of its own the listing is of the commits' repo (pachd reads it the same).
+      const repo = repoRef.name ? store.getRepo(repoRef) : (to?.repo ?? store.getRepo(repoRef));
       const originKind = readEnum(req.originKind, originKinds, 'originKind');
       const number = readInt(req.number, 'number');
       let commits: CommitRow[] = [];
-      if (
-        toRef &&
-        (readString(toRef.id, 'to.id') || readOptionalObject(toRef.branch, 'to.branch'))
-      ) {
-        let current: CommitRow | null = resolveCommitRef(
-          store,
-          readCommitRef({ repo: repoRef, ...toRef }, 'to'),
-        ).commit;
+      if (to) {
+        let current: CommitRow | null = to.commit;
         while (current && current.rowid !== from?.rowid) {
           commits.push(current);
           current =
@@ -340,11 +333,9 @@ export function registerPfsApi(
       const repo = store.getRepo(repoRef);
       const branch = readString(req.branch, 'branch');
       const fromRef = readOptionalObject(req.from, 'from');
-      const from =
-        fromRef &&
-        (readString(fromRef.id, 'from.id') || readOptionalObject(fromRef.branch, 'from.branch'))
-          ? resolveCommitRef(store, readCommitRef({ repo: repoRef, ...fromRef }, 'from')).commit
-          : null;
+      const from = namesCommit(fromRef, 'from')
+        ? resolveCommitRef(store, readCommitRef(fromRef, 'from', repoRef)).commit
+        : null;
       const state = readEnum(req.state, commitStates, 'state');
       const originKind = readEnum(req.originKind, originKinds, 'originKind');
       const sent = new Set<number>();

@@ -52,18 +52,38 @@ export interface CommitRef {
   branch: string;
 }
 
-/** A Commit message: its repo comes from `repo` or else from `branch.repo`. */
-export function readCommitRef(value: unknown, field: string): CommitRef {
+/**
+ * A Commit message, resolved as pachd resolves it (Commit.AccessRepo): the repo is the
+ * commit's own `repo`, else its `branch.repo`, else `requestRepo` — the repo of the request
+ * that carries the reference (ListCommit's `repo`, CreateBranch's branch, …). A repo counts as
+ * given when it has a name.
+ */
+export function readCommitRef(value: unknown, field: string, requestRepo?: RepoRef): CommitRef {
   const commit = readObject(value, field);
   const branch = readOptionalObject(commit.branch, `${field}.branch`);
   const ownRepo = readOptionalObject(commit.repo, `${field}.repo`);
-  const repoSource =
-    ownRepo && readString(ownRepo.name, `${field}.repo.name`) ? ownRepo : (branch?.repo ?? ownRepo);
+  const branchRepo = branch ? readOptionalObject(branch.repo, `${field}.branch.repo`) : null;
+  const named = (repo: WireObject | null, at: string) =>
+    repo !== null && readString(repo.name, `${at}.name`) !== '';
+  let repo: RepoRef;
+  if (named(ownRepo, `${field}.repo`)) repo = readRepoRef(ownRepo, `${field}.repo`);
+  else if (named(branchRepo, `${field}.branch.repo`))
+    repo = readRepoRef(branchRepo, `${field}.branch.repo`);
+  else if (requestRepo) repo = requestRepo;
+  else repo = readRepoRef(ownRepo ?? branchRepo, `${field}.repo`);
   return {
-    repo: readRepoRef(repoSource, `${field}.repo`),
+    repo,
     id: readString(commit.id, `${field}.id`),
     branch: branch ? readString(branch.name, `${field}.branch.name`) : '',
   };
+}
+
+/** Whether an optional Commit message names a commit at all (an id or a branch). */
+export function namesCommit(ref: WireObject | null, field: string): ref is WireObject {
+  if (!ref) return false;
+  if (readString(ref.id, `${field}.id`)) return true;
+  const branch = readOptionalObject(ref.branch, `${field}.branch`);
+  return branch !== null && readString(branch.name, `${field}.branch.name`) !== '';
 }
 
 export function resolveCommitRef(

@@ -9,12 +9,14 @@ import type { PipelineStateRow, PpsStore } from './pps-store.ts';
 import type { Runner } from './runner.ts';
 import {
   checkDefaults,
+  checkEffectiveSpec,
   checkUserSpec,
   effectiveSpec,
   inputLeaves,
   parseJsonObject,
   readPipelineSpec,
   specProject,
+  type PipelineSpec,
 } from './spec.ts';
 
 export interface CreateOptions {
@@ -90,6 +92,19 @@ export class Pipelines {
     effective: WireObject,
     reprocess: boolean,
   ): Promise<void> {
+    const prepared = await this.prepareVersion(project, name, userSpec, effective, reprocess);
+    const specCommit = this.pfs.transaction(() => this.landVersion(prepared));
+    this.startVersion(project, name, specCommit);
+  }
+
+  /** The part of a new version that happens outside the database: its spec file's blob. */
+  private async prepareVersion(
+    project: string,
+    name: string,
+    userSpec: WireObject,
+    effective: WireObject,
+    reprocess: boolean,
+  ): Promise<PreparedVersion> {
     const spec = readPipelineSpec(effective);
     const previous = this.store.versions(project, name)[0];
     const salt =
@@ -97,44 +112,52 @@ export class Pipelines {
     const specBlob = await this.blobs.writeBytes(
       Buffer.from(JSON.stringify(effective, null, 2) + '\n'),
     );
+    return { project, name, userSpec, effective, spec, salt, specBlob };
+  }
+
+  /** Stores a prepared version (repos, spec commit, version row); call inside a transaction. */
+  private landVersion(prepared: PreparedVersion): CommitRow {
+    const { project, name, spec, specBlob } = prepared;
+    const previous = this.store.versions(project, name)[0];
     const ensure = (type: 'user' | 'spec' | 'meta', description: string) =>
       this.pfs.findRepo({ project, name, type }) ??
       this.pfs.createRepo({ project, name, type }, description, false);
-    let specCommit: CommitRow | undefined;
-    this.pfs.transaction(() => {
-      ensure('user', spec.description || `Output of pipeline ${name}`);
-      const specRepo = ensure('spec', `Versions of pipeline ${name}`);
-      ensure('meta', `Job metadata of pipeline ${name}`);
-      for (const leaf of inputLeaves(spec.input)) {
-        if (leaf.kind !== 'cron') continue;
-        if (!this.pfs.findRepo({ project: leaf.project, name: leaf.repo, type: 'user' }))
-          this.pfs.createRepo(
-            { project: leaf.project, name: leaf.repo, type: 'user' },
-            `Ticks of cron input ${leaf.name}`,
-            false,
-          );
-      }
-      specCommit = this.pfs.landCommit(
-        specRepo,
-        'master',
-        `version ${(previous?.version ?? 0) + 1}`,
-        [{ path: '/spec.json', hash: specBlob.hash, sizeBytes: specBlob.sizeBytes }],
-      );
-      this.store.addVersion({
-        project,
-        name,
-        version: (previous?.version ?? 0) + 1,
-        user_spec: JSON.stringify(userSpec),
-        effective_spec: JSON.stringify(effective),
-        salt,
-        spec_commit_id: specCommit.id,
-        created_at: Date.now(),
-      });
+    ensure('user', spec.description || `Output of pipeline ${name}`);
+    const specRepo = ensure('spec', `Versions of pipeline ${name}`);
+    ensure('meta', `Job metadata of pipeline ${name}`);
+    for (const leaf of inputLeaves(spec.input)) {
+      if (leaf.kind !== 'cron') continue;
+      if (!this.pfs.findRepo({ project: leaf.project, name: leaf.repo, type: 'user' }))
+        this.pfs.createRepo(
+          { project: leaf.project, name: leaf.repo, type: 'user' },
+          `Ticks of cron input ${leaf.name}`,
+          false,
+        );
+    }
+    const specCommit = this.pfs.landCommit(
+      specRepo,
+      'master',
+      `version ${(previous?.version ?? 0) + 1}`,
+      [{ path: '/spec.json', hash: specBlob.hash, sizeBytes: specBlob.sizeBytes }],
+    );
+    this.store.addVersion({
+      project,
+      name,
+      version: (previous?.version ?? 0) + 1,
+      user_spec: JSON.stringify(prepared.userSpec),
+      effective_spec: JSON.stringify(prepared.effective),
+      salt: prepared.salt,
+      spec_commit_id: specCommit.id,
+      created_at: Date.now(),
     });
+    return specCommit;
+  }
+
+  /** After a version is stored: crons, and (like Pachyderm) a job over the current inputs. */
+  private startVersion(project: string, name: string, specCommit: CommitRow): void {
     const state = this.getState(project, name);
     this.runner.scheduleCrons(state);
-    // Like Pachyderm: a new version processes the current inputs (already-done datums skip).
-    if (!state.stopped && specCommit) this.runner.jobFromHeads(state, specCommit.id);
+    if (!state.stopped) this.runner.jobFromHeads(state, specCommit.id);
   }
 
   async delete(
@@ -225,7 +248,11 @@ export class Pipelines {
 
   // ---- defaults -------------------------------------------------------------------------
 
-  /** Pipelines whose effective spec changes under new defaults; regenerate makes new versions. */
+  /**
+   * Pipelines whose effective spec changes under new defaults; regenerate makes new versions.
+   * Every affected pipeline's effective spec is checked before anything is stored, and the
+   * defaults and the new versions are stored in one transaction: a rejected save changes nothing.
+   */
   async applyDefaults(
     scope: { project: string } | 'cluster',
     json: string,
@@ -249,25 +276,37 @@ export class Pipelines {
           ? checkDefaults(this.store.projectDefaults(state.project).json, 'project defaults')
           : parsed;
       const effective = effectiveSpec(user, cluster, project);
-      if (JSON.stringify(effective) !== current.effective_spec)
-        affected.push({ project: state.project, name: state.name, user, effective });
+      if (JSON.stringify(effective) === current.effective_spec) continue;
+      checkEffectiveSpec(effective, `pipeline ${state.name} under these defaults`);
+      affected.push({ project: state.project, name: state.name, user, effective });
     }
-    if (options.dryRun) return affected.map(({ project, name }) => ({ project, name }));
+    const names = affected.map(({ project, name }) => ({ project, name }));
+    if (options.dryRun) return names;
+    const prepared = options.regenerate
+      ? await Promise.all(
+          affected.map((p) =>
+            this.prepareVersion(p.project, p.name, p.user, p.effective, options.reprocess),
+          ),
+        )
+      : [];
     const text = JSON.stringify(parsed);
-    if (scope === 'cluster') this.store.setClusterDefaults(text);
-    else this.store.setProjectDefaults(scope.project, text);
-    if (options.regenerate) {
-      for (const pipeline of affected) {
-        readPipelineSpec(pipeline.effective);
-        await this.saveVersion(
-          pipeline.project,
-          pipeline.name,
-          pipeline.user,
-          pipeline.effective,
-          options.reprocess,
-        );
-      }
-    }
-    return affected.map(({ project, name }) => ({ project, name }));
+    const landed = this.pfs.transaction(() => {
+      if (scope === 'cluster') this.store.setClusterDefaults(text);
+      else this.store.setProjectDefaults(scope.project, text);
+      return prepared.map((version) => ({ version, commit: this.landVersion(version) }));
+    });
+    for (const { version, commit } of landed)
+      this.startVersion(version.project, version.name, commit);
+    return names;
   }
+}
+
+interface PreparedVersion {
+  project: string;
+  name: string;
+  userSpec: WireObject;
+  effective: WireObject;
+  spec: PipelineSpec;
+  salt: string;
+  specBlob: { hash: string; sizeBytes: number };
 }

@@ -25,6 +25,7 @@ import type { PfsStore } from '../pfs/pfs-store.ts';
 import { stream, unary, type MethodRegistry } from '../platform.ts';
 import { waitForWake } from '../wait.ts';
 import type { DatumFile } from './datums.ts';
+import { jqPredicate, keepMatching, type JqPredicate } from './jq-filter.ts';
 import type { LogFilter, LogLine, LogStore } from './logs.ts';
 import type { Pipelines } from './pipelines.ts';
 import { PpsMessages, pipelineMessage } from './pps-messages.ts';
@@ -169,6 +170,7 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
     stream(async function* (raw) {
       const req = readObject(raw, 'request');
       const history = readInt(req.history, 'history');
+      const keep = await jqPredicate(readString(req.jqFilter, 'jqFilter'));
       const one = readOptionalObject(req.pipeline, 'pipeline');
       let states = store.listStates(readProjects(req.projects, 'projects'));
       if (one && readString(one.name, 'pipeline.name')) {
@@ -184,8 +186,8 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
       for (const state of states) {
         const versions = store.versions(state.project, state.name);
         const count = history < 0 ? versions.length : Math.min(versions.length, history + 1);
-        for (const version of versions.slice(0, count))
-          yield messages.pipelineInfo(state, version, true);
+        const infos = versions.slice(0, count).map((v) => messages.pipelineInfo(state, v, true));
+        yield* keepMatching(infos, (info) => info, keep);
       }
     }),
   );
@@ -362,7 +364,7 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
     }),
   );
 
-  function listJobs(req: WireObject): JobRow[] {
+  function listJobs(req: WireObject, keep: JqPredicate | null, details: boolean): JobRow[] {
     const one = readOptionalObject(req.pipeline, 'pipeline');
     const pipeline =
       one && readString(one.name, 'pipeline.name') ? readPipeline(one, 'pipeline') : undefined;
@@ -396,6 +398,7 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
       const at = Date.parse(marker);
       jobs = jobs.filter((job) => (reverse ? job.created_at > at : job.created_at < at));
     }
+    jobs = keepMatching(jobs, (job) => messages.jobInfo(job, details), keep);
     const number = readInt(req.number, 'number');
     return number > 0 ? jobs.slice(0, number) : jobs;
   }
@@ -405,7 +408,8 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
     stream(async function* (raw) {
       const req = readObject(raw, 'request');
       const details = readBool(req.details, 'details');
-      for (const job of listJobs(req)) yield messages.jobInfo(job, details);
+      const keep = await jqPredicate(readString(req.jqFilter, 'jqFilter'));
+      for (const job of listJobs(req, keep, details)) yield messages.jobInfo(job, details);
     }),
   );
 
@@ -431,7 +435,12 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
     stream(async function* (raw) {
       const req = readObject(raw, 'request');
       const details = readBool(req.details, 'details');
-      const jobs = store.listJobs({ projects: readProjects(req.projects, 'projects') });
+      const keep = await jqPredicate(readString(req.jqFilter, 'jqFilter'));
+      const jobs = keepMatching(
+        store.listJobs({ projects: readProjects(req.projects, 'projects') }),
+        (job) => messages.jobInfo(job, details),
+        keep,
+      );
       const order: string[] = [];
       const byId = new Map<string, JobRow[]>();
       for (const job of jobs) {

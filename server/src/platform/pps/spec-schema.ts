@@ -134,9 +134,16 @@ export const pipelineSpecSchema = {
   required: ['pipeline'],
 } as const;
 
-/** Defaults documents: `{"createPipelineRequest": {...partial spec...}}`. */
+const { $schema, $id: _id, definitions, required: _required, ...partialSpec } = pipelineSpecSchema;
+
+/**
+ * Defaults documents: `{"createPipelineRequest": {...partial spec...}}`. The partial spec is the
+ * pipeline spec schema with nothing required, so a wrong type is caught when the defaults are
+ * saved, not when a pipeline is next created.
+ */
 export const defaultsSchema = {
-  $schema: 'http://json-schema.org/draft-07/schema#',
+  $schema,
   type: 'object',
-  properties: { createPipelineRequest: { type: 'object' } },
+  definitions,
+  properties: { createPipelineRequest: partialSpec },
 } as const;

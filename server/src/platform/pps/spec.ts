@@ -119,6 +119,20 @@ export function checkUserSpec(spec: WireObject): WireObject {
   return copy;
 }
 
+/**
+ * An effective spec (defaults applied) checked as a whole: the JSON Schema, then the engine's
+ * reading of it. `what` names it in the message (`pipeline edges under these defaults`).
+ */
+export function checkEffectiveSpec(effective: WireObject, what: string): void {
+  if (!validateSpecSchema(effective))
+    throw invalidArgument(`invalid ${what}: ${schemaMessage(validateSpecSchema.errors)}`);
+  try {
+    readPipelineSpec(effective);
+  } catch (error) {
+    throw invalidArgument(`invalid ${what}: ${(error as Error).message}`);
+  }
+}
+
 export function checkDefaults(text: string, what: string): WireObject {
   const parsed = text.trim() === '' ? {} : parseJsonObject(text, what);
   if (!validateDefaultsSchema(parsed))

@@ -26,8 +26,13 @@ export function ProjectDefaultsScreen() {
   const [regenerate, setRegenerate] = useState(true);
   const [reprocess, setReprocess] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  /** A save the server rejected: it stored nothing, the stored document is one click away. */
+  const [rejected, setRejected] = useState<string | null>(null);
 
-  useEffect(() => setText(null), [scope]);
+  useEffect(() => {
+    setText(null);
+    setRejected(null);
+  }, [scope]);
   useEffect(() => {
     if (text === null && defaults.data !== undefined)
       setText(prettyJson(defaults.data) || '{\n  "createPipelineRequest": {}\n}');
@@ -98,6 +103,26 @@ export function ProjectDefaultsScreen() {
         </Button>
       </Flex>
       {defaults.error ? <Alert type="error" message={defaults.error.message} /> : null}
+      {rejected ? (
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 8 }}
+          message={`Not saved: ${rejected}`}
+          description="The stored defaults are unchanged."
+          action={
+            <Button
+              size="small"
+              onClick={() => {
+                setRejected(null);
+                setText(null);
+              }}
+            >
+              Show stored defaults
+            </Button>
+          }
+        />
+      ) : null}
       <Row gutter={16}>
         <Col xs={24} lg={14}>
           {text === null ? (
@@ -147,11 +172,12 @@ export function ProjectDefaultsScreen() {
             { json: text, options: { regenerate, reprocess } },
             {
               onSuccess: () => {
+                setRejected(null);
                 toast({ content: 'Defaults saved' });
                 // Reload the editor from the stored defaults; the dry run then re-checks them.
                 setText(null);
               },
-              onError: (e) => toast({ content: e.message, type: 'error' }),
+              onError: (e) => setRejected(e.message),
             },
           );
         }}

@@ -35,5 +35,7 @@ export function useSaveDefaults(scope: DefaultsScope, project: string) {
       await queryClient.invalidateQueries({ queryKey: ['defaults'] });
       await queryClient.invalidateQueries({ queryKey: ['pps'] });
     },
+    // A rejected save stores nothing: re-read the stored document so the screen matches it.
+    onError: () => queryClient.invalidateQueries({ queryKey: ['defaults'] }),
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, Space, Table, Typography, message } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import type { HTMLAttributes } from 'react';
+import type { HTMLAttributes, ReactNode } from 'react';
 import { Link } from 'react-router';
 import { createRepo } from '@ivory/api';
 import { useApi } from '../../app/api-context.tsx';
@@ -9,6 +9,7 @@ import { formatBytes } from '../../format/bytes.ts';
 import { formatTimestamp } from '../../format/time.ts';
 import { testIds } from '../../test-ids.ts';
 import { EDA_PROJECT, edaKeys, useBolts, type Bolt } from './api.ts';
+import { boltErrorMessage } from './bolt-errors.ts';
 
 const columns: ColumnsType<Bolt> = [
   {
@@ -61,7 +62,7 @@ export function CreateBoltForm() {
       form.resetFields();
       void queryClient.invalidateQueries({ queryKey: edaKeys.all });
     },
-    onError: (error) => void messageApi.error(error.message),
+    onError: (error, values) => void messageApi.error(boltErrorMessage(error, values.name.trim())),
   });
   return (
     <Form
@@ -92,7 +93,16 @@ export function CreateBoltForm() {
   );
 }
 
-export function BoltsTable({ bolts, loading }: { bolts: Bolt[]; loading: boolean }) {
+export function BoltsTable({
+  bolts,
+  loading,
+  emptyText = 'No bolts yet: create one above.',
+}: {
+  bolts: Bolt[];
+  loading: boolean;
+  /** What an empty table says; the default suits the bolts page (the form is above it). */
+  emptyText?: ReactNode;
+}) {
   return (
     <Table<Bolt>
       rowKey="name"
@@ -100,7 +110,7 @@ export function BoltsTable({ bolts, loading }: { bolts: Bolt[]; loading: boolean
       columns={columns}
       dataSource={bolts}
       pagination={false}
-      locale={{ emptyText: 'No bolts yet: create one above.' }}
+      locale={{ emptyText }}
       onRow={() => ({ 'data-testid': testIds.edaBoltRow }) as HTMLAttributes<HTMLElement>}
     />
   );

@@ -64,7 +64,19 @@ export function EdaLandingScreen() {
         <Typography.Title level={3}>
           <Link to="/bolt">Bolts</Link>
         </Typography.Title>
-        <BoltsTable bolts={shownBolts} loading={bolts.isPending} />
+        <BoltsTable
+          bolts={shownBolts}
+          loading={bolts.isPending}
+          emptyText={
+            query !== '' && (bolts.data ?? []).length > 0 ? (
+              'No bolt matches the search.'
+            ) : (
+              <span>
+                No bolts yet: create one on the <Link to="/bolt">Bolts</Link> page.
+              </span>
+            )
+          }
+        />
         <Row gutter={16} style={{ marginTop: 16 }}>
           <Col span={12}>
             <Typography.Title level={3}>

@@ -7,6 +7,7 @@ import { formatTimestamp } from '../../format/time.ts';
 import { CopyCommand } from '../../ui/CopyCommand/CopyCommand.tsx';
 import { EDA_PROJECT, edaKeys, useEdaProject } from './api.ts';
 import { LABELS, SETUP_LIST_LABELS, splitList } from './labels.ts';
+import { PLUGIN_DESCRIPTION_PATH } from './upload/UploadFilesModal.tsx';
 
 /** Terminal commands for working with project eda from the terminal client. */
 export function setupCommands(origin: string): string[] {
@@ -108,6 +109,14 @@ export function SetupScreen() {
             <CopyCommand key={command} command={command} />
           ))}
         </div>
+      </Card>
+      <Card title="Flow plugin">
+        <Typography.Paragraph style={{ margin: 0 }}>
+          Upload your rtl directory&apos;s <code>user_plugin</code> folder to a bolt with the upload
+          modal (File Path <code>/rtl</code>): its description lands at{' '}
+          <code>{PLUGIN_DESCRIPTION_PATH}</code>, where the trial service reads a flow&apos;s
+          parameters.
+        </Typography.Paragraph>
       </Card>
       <Card title="Kits and PDKs">
         <LabelLists metadata={project.data?.metadata ?? {}} />

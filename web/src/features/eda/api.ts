@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   ApiError,
   UPLOAD_PROJECT_ID,
@@ -14,7 +14,7 @@ import {
   type RepoInfo,
 } from '@ivory/api';
 import { useApi } from '../../app/api-context.tsx';
-import { PPS_POLL_MS } from '../../app/query-keys.ts';
+import { PPS_POLL_MS, queryKeys } from '../../app/query-keys.ts';
 import { LABELS } from './labels.ts';
 
 /** The platform project holding every bolt, flow and case. */
@@ -34,8 +34,14 @@ export const edaKeys = {
 const NOT_FOUND = 5;
 const UNIMPLEMENTED = 12;
 
-/** InspectProject eda, creating it on first use (answer code 5). */
-export async function ensureEdaProject(client: ApiClient): Promise<ProjectInfo | null> {
+/**
+ * InspectProject eda, creating it on first use (answer code 5). `onCreated` runs when this call
+ * created it, so listings fetched before (the console's projects list) can be refreshed.
+ */
+export async function ensureEdaProject(
+  client: ApiClient,
+  onCreated?: () => void,
+): Promise<ProjectInfo | null> {
   try {
     return await inspectProject(client, EDA_PROJECT);
   } catch (error) {
@@ -46,6 +52,7 @@ export async function ensureEdaProject(client: ApiClient): Promise<ProjectInfo |
       project: EDA_PROJECT,
       description: 'Chip-design benchmarking: bolts, flows and cases',
     });
+    onCreated?.();
   } catch (error) {
     // Another tab may have created it in between.
     if (!(error instanceof ApiError) || error.code !== 6) throw error;
@@ -55,7 +62,15 @@ export async function ensureEdaProject(client: ApiClient): Promise<ProjectInfo |
 
 export function useEdaProject() {
   const client = useApi();
-  return useQuery({ queryKey: edaKeys.project(), queryFn: () => ensureEdaProject(client) });
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: edaKeys.project(),
+    queryFn: () =>
+      ensureEdaProject(
+        client,
+        () => void queryClient.invalidateQueries({ queryKey: queryKeys.projects() }),
+      ),
+  });
 }
 
 export interface Bolt {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getCookie } from '../auth/cookies.ts';
 import { readAttribution, writeAttributionCookies } from './attribution.ts';
 import { CLICK_THROTTLE_MS, createClickTracker } from './click-tracking.ts';
-import { readTelemetrySettings, type TelemetrySettings } from './settings.ts';
+import { analyticsLoadOptions, readTelemetrySettings, type TelemetrySettings } from './settings.ts';
 import {
   isoFromUnixSeconds,
   reportAuthenticated,
@@ -27,6 +27,8 @@ const configured: TelemetrySettings = {
   disabled: false,
   analyticsWriteKey: 'key',
   analyticsDataPlaneUrl: 'https://dataplane.test',
+  analyticsConfigUrl: '',
+  analyticsSourceConfig: '',
   errorReportingDsn: 'https://public@sentry.test/1',
   releaseVersion: '1.2.3',
 };
@@ -99,6 +101,27 @@ describe('attribution cookies', () => {
     } finally {
       delete (document as unknown as Record<string, unknown>).cookie;
     }
+  });
+});
+
+describe('self-hosted analytics settings', () => {
+  it('reads the control plane URL and a local source configuration', () => {
+    const settings = readTelemetrySettings({
+      REACT_APP_RUDDERSTACK_WRITE_KEY: 'key',
+      REACT_APP_RUDDERSTACK_DATA_PLANE_URL: 'http://rudder.internal:8080',
+      REACT_APP_RUDDERSTACK_CONFIG_URL: ' http://rudder-config.internal:5000 ',
+      REACT_APP_RUDDERSTACK_SOURCE_CONFIG: '{"source":{"id":"s"}}',
+    });
+    expect(settings.analyticsConfigUrl).toBe('http://rudder-config.internal:5000');
+    const options = analyticsLoadOptions(settings);
+    expect(options.configUrl).toBe('http://rudder-config.internal:5000');
+    expect((options.getSourceConfig as () => string)()).toBe('{"source":{"id":"s"}}');
+    expect(options.polyfillIfRequired).toBe(false);
+  });
+
+  it("leaves the SDK's defaults alone when neither is set", () => {
+    const options = analyticsLoadOptions(configured);
+    expect(options).toEqual({ logLevel: 'NONE', polyfillIfRequired: false });
   });
 });
 

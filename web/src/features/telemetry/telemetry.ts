@@ -2,6 +2,7 @@ import { allAttribution, readAttribution, writeAttributionCookies } from './attr
 import { createClickTracker } from './click-tracking.ts';
 import {
   analyticsEnabled,
+  analyticsLoadOptions,
   errorReportingEnabled,
   readTelemetrySettings,
   type TelemetrySettings,
@@ -29,7 +30,9 @@ export interface TelemetryLoaders {
 
 export const defaultLoaders: TelemetryLoaders = {
   async analytics() {
-    const { RudderAnalytics } = await import('@rudderstack/analytics-js');
+    // The bundled build carries its plugins: nothing is fetched from RudderStack's CDN, so a
+    // data plane on the user's own network is all it talks to.
+    const { RudderAnalytics } = await import('@rudderstack/analytics-js/bundled');
     return new RudderAnalytics() as unknown as AnalyticsSdk;
   },
   async errorReporting() {
@@ -96,9 +99,11 @@ export function startTelemetry(
     ? loaders
         .analytics()
         .then((sdk) => {
-          sdk.load(settings.analyticsWriteKey, settings.analyticsDataPlaneUrl, {
-            logLevel: 'NONE',
-          });
+          sdk.load(
+            settings.analyticsWriteKey,
+            settings.analyticsDataPlaneUrl,
+            analyticsLoadOptions(settings),
+          );
           return sdk;
         })
         .catch((error: unknown) => {

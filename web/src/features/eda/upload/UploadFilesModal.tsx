@@ -17,6 +17,7 @@ import {
   UPLOAD_SUCCESS_MESSAGE,
   distinctUploadIds,
   finishUploads,
+  joinUploadPath,
   resumeFile,
   startUploads,
   validateUploadPath,
@@ -26,7 +27,9 @@ import {
 import { testIds } from '../../../test-ids.ts';
 import { ConfirmModal } from '../../../ui/Modal/Modal.tsx';
 import { edaKeys } from '../api.ts';
+import { useLeaveGuard } from './leave-guard.ts';
 import { forgetSessions, recallSessions, rememberSessions } from './session-memory.ts';
+import { UnfinishedUploadDialog } from './UnfinishedUploadDialog.tsx';
 import { initialUploadState, progressStatus, uploadButton, uploadReducer } from './upload-state.ts';
 
 /** Redirect after a successful finish (spec section 9). */
@@ -37,6 +40,15 @@ export const MODAL_CLOSE_DELAY_MS = 200;
 
 export const CLEAR_TITLE = 'Clear uploaded files';
 export const CLEAR_TEXT = 'Are you certain you wish to delete the uploaded files?';
+/** Where the trial service reads a flow plugin's description (see README, "Upload modal"). */
+export const PLUGIN_DESCRIPTION_PATH = '/rtl/user_plugin/plugin.json';
+
+/** Where a picked file lands in the bolt: the File Path joined with its relative path. */
+export function landingPath(basePath: string, item: UploadItem): string {
+  const folder = joinUploadPath(basePath, item.dirPath);
+  const name = item.relativePath.slice(item.relativePath.lastIndexOf('/') + 1);
+  return folder === '/' ? `/${name}` : `${folder}/${name}`;
+}
 
 export interface UploadFilesModalProps {
   /** The bolt (repo in project eda) the files go to. */
@@ -62,6 +74,16 @@ export function UploadFilesModal({ repo, onClosed, onFinished }: UploadFilesModa
   stateRef.current = state;
   const timers = useRef<number[]>([]);
   const pending = useRef<UploadFile[]>([]);
+  /** Set once Done committed the files: nothing is left to lose. */
+  const [finished, setFinished] = useState(false);
+  /** The close being asked about: the modal's own (×, Escape) or a route change. */
+  const [asking, setAsking] = useState<'close' | 'route' | null>(null);
+  const uploaded = state.items.filter((item) => item.status === 'success').length;
+  const { blocker, allowLeave } = useLeaveGuard(uploaded > 0 && !finished);
+
+  useEffect(() => {
+    if (blocker.state === 'blocked') setAsking('route');
+  }, [blocker.state]);
 
   useEffect(() => {
     const active = timers.current;
@@ -94,9 +116,71 @@ export function UploadFilesModal({ repo, onClosed, onFinished }: UploadFilesModa
 
   const close = () => {
     for (const item of stateRef.current.items) item.controller?.abort();
+    allowLeave();
     setOpen(false);
     later(onClosed, MODAL_CLOSE_DELAY_MS);
   };
+
+  /** ×, Escape: asks first when uploaded files are not finished. */
+  const requestClose = () => {
+    if (uploaded > 0 && !finished) setAsking('close');
+    else close();
+  };
+
+  // Escape while the focus is outside every dialog (Upload's button gives it up while it spins)
+  // closes too; inside a dialog the dialog handles it.
+  const requestCloseRef = useRef(requestClose);
+  requestCloseRef.current = requestClose;
+  useEffect(() => {
+    if (!open || asking !== null || confirmClear) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      if (
+        event.target instanceof Element &&
+        event.target.closest('[role="dialog"], .ant-modal-wrap')
+      )
+        return;
+      requestCloseRef.current();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [open, asking, confirmClear]);
+
+  const stay = () => {
+    if (asking === 'route' && blocker.state === 'blocked') blocker.reset();
+    setAsking(null);
+  };
+
+  const discard = () => {
+    forgetSessions(distinctUploadIds(stateRef.current.items));
+    const wasRoute = asking === 'route';
+    setAsking(null);
+    if (wasRoute && blocker.state === 'blocked') {
+      for (const item of stateRef.current.items) item.controller?.abort();
+      allowLeave();
+      blocker.proceed();
+    } else close();
+  };
+
+  async function finishThenLeave() {
+    if (running.current) return;
+    running.current = true;
+    setFinishing(true);
+    const wasRoute = asking === 'route';
+    try {
+      // A route change goes where the user was going; a close goes to the bolts as after Done.
+      const done = await finish({ redirect: !wasRoute });
+      if (!done) {
+        stay();
+        return;
+      }
+      setAsking(null);
+      if (wasRoute && blocker.state === 'blocked') blocker.proceed();
+    } finally {
+      running.current = false;
+      setFinishing(false);
+    }
+  }
 
   async function upload() {
     const { path, description } = stateRef.current;
@@ -114,17 +198,20 @@ export function UploadFilesModal({ repo, onClosed, onFinished }: UploadFilesModa
     if (run.error) void messageApi.error(run.error);
   }
 
-  async function finish() {
+  async function finish({ redirect }: { redirect: boolean }): Promise<boolean> {
     const { items, description } = stateRef.current;
     const error = await finishUploads({ uploadIds: items, description });
     if (error) {
       void messageApi.error(error);
-      return;
+      return false;
     }
+    setFinished(true);
+    allowLeave();
     forgetSessions(distinctUploadIds(items));
     void queryClient.invalidateQueries({ queryKey: edaKeys.all });
     void messageApi.success(UPLOAD_SUCCESS_MESSAGE);
-    later(onFinished, REDIRECT_AFTER_SUCCESS_MS);
+    if (redirect) later(onFinished, REDIRECT_AFTER_SUCCESS_MS);
+    return true;
   }
 
   async function onPrimary() {
@@ -133,7 +220,7 @@ export function UploadFilesModal({ repo, onClosed, onFinished }: UploadFilesModa
     const done = uploadButton(stateRef.current).label === 'Done';
     if (done) setFinishing(true);
     try {
-      if (done) await finish();
+      if (done) await finish({ redirect: true });
       else await upload();
     } finally {
       running.current = false;
@@ -154,7 +241,7 @@ export function UploadFilesModal({ repo, onClosed, onFinished }: UploadFilesModa
   return (
     <Modal
       open={open}
-      onCancel={close}
+      onCancel={requestClose}
       footer={null}
       width={1000}
       maskClosable={false}
@@ -207,7 +294,9 @@ export function UploadFilesModal({ repo, onClosed, onFinished }: UploadFilesModa
                 </p>
                 <p className="ant-upload-text">Click or drag a folder to this area to attach it</p>
                 <p className="ant-upload-hint">
-                  Please upload the user_plugin folder located in the rtl directory.
+                  Please upload the user_plugin folder located in the rtl directory: under{' '}
+                  <code>/rtl</code> its description lands at <code>{PLUGIN_DESCRIPTION_PATH}</code>,
+                  where flows read their parameters.
                 </p>
               </Upload.Dragger>
             </Form.Item>
@@ -239,9 +328,19 @@ export function UploadFilesModal({ repo, onClosed, onFinished }: UploadFilesModa
                   style={{ padding: '6px 0', borderBottom: '1px solid #f0f0f0' }}
                 >
                   <div style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
-                    <Typography.Text ellipsis style={{ flex: 1 }} title={item.relativePath}>
-                      {item.relativePath}
-                    </Typography.Text>
+                    <div style={{ flex: 1, minWidth: 0, display: 'grid' }}>
+                      <Typography.Text ellipsis title={item.relativePath}>
+                        {item.relativePath}
+                      </Typography.Text>
+                      <Typography.Text
+                        type="secondary"
+                        ellipsis
+                        style={{ fontSize: 12 }}
+                        data-testid="eda-upload-item-target"
+                      >
+                        → {landingPath(state.path, item)}
+                      </Typography.Text>
+                    </div>
                     {item.status === 'error' && (
                       <Button
                         size="small"
@@ -286,6 +385,14 @@ export function UploadFilesModal({ repo, onClosed, onFinished }: UploadFilesModa
           {button.label}
         </Button>
       </footer>
+      <UnfinishedUploadDialog
+        open={asking !== null}
+        uploaded={uploaded}
+        finishing={finishing}
+        onFinish={() => void finishThenLeave()}
+        onDiscard={discard}
+        onStay={stay}
+      />
       <ConfirmModal
         open={confirmClear}
         title={CLEAR_TITLE}

@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/** The server's log: one line per request; JSON by default off a terminal, or pino-pretty. */
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+async function logOf(format: string, paths: string[]): Promise<string[]> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'ivory-log-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      IVORY_DATA_DIR: dir,
+      IVORY_SEED: 'false',
+      IVORY_LOG_LEVEL: 'info',
+      IVORY_LOG_FORMAT: format,
+      IVORY_WEB_DIST: path.join(dir, 'no-web-dist'),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.on('data', (data: Buffer) => (output += data.toString()));
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no start:\n${output}`)), 30_000);
+      child.stdout.on('data', () => {
+        const match = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+        if (match?.[1]) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      });
+    });
+    const before = output.length;
+    for (const p of paths) await (await fetch(url + p)).arrayBuffer();
+    const deadline = Date.now() + 5000;
+    const count = () => output.slice(before).split('\n').filter(Boolean).length;
+    while (count() < paths.length && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return output.slice(before).split('\n').filter(Boolean);
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
+describe('request log', () => {
+  it('JSON: exactly one line per request, with method, url, status and time', async () => {
+    const lines = await logOf('json', ['/healthz', '/jsonschema/pps_v2/Nope.schema.json']);
+    expect(lines).toHaveLength(2);
+    const [first, second] = lines.map((line) => JSON.parse(line));
+    expect(first).toMatchObject({ method: 'GET', url: '/healthz', statusCode: 200 });
+    expect(typeof first.responseTime).toBe('number');
+    expect(first.msg).toMatch(/^GET \/healthz 200 [\d.]+ms$/);
+    expect(second).toMatchObject({ statusCode: 404 });
+  }, 60_000);
+
+  it('pretty: one readable line per request, no JSON', async () => {
+    const lines = await logOf('pretty', ['/healthz']);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/INFO.*GET \/healthz 200 [\d.]+ms/);
+    expect(lines[0]).not.toMatch(/^\{/);
+  }, 60_000);
+});
