@@ -20,6 +20,7 @@ import { pachTokenFor } from './proxy/api-proxy.ts';
 import { registerClusterMode, type ClusterMode } from './proxy/cluster-mode.ts';
 import { registerAuthenticateRoute, rewritePfsUrl } from './proxy/embedded-pachd.ts';
 import { seedDemo } from './seed/demo.ts';
+import { seedEda } from './seed/eda.ts';
 import { FaultInjector } from './upload/fault-injection.ts';
 import { registerUploadRoutes } from './upload/upload-routes.ts';
 import { UploadSessions } from './upload/upload-sessions.ts';
@@ -106,10 +107,16 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
   );
   await registerStaticRoutes(app, config.webDist);
 
-  if (!cluster && config.seed && (await seedDemo(platform.pfs, platform.blobs, platform.pps)))
-    app.log.info('seeded the demo project');
+  const fresh =
+    !cluster && config.seed && (await seedDemo(platform.pfs, platform.blobs, platform.pps));
+  if (fresh) app.log.info('seeded the demo project');
   // Pipelines start after seeding: the demo's jobs (and any interrupted ones) run from here.
   if (!cluster) platform.pps.start();
+  // The EDA demo's trials need the running runner (it creates their jobs); they run in it.
+  if (fresh && config.seedEda) {
+    const { pfs, blobs, pps, trials } = platform;
+    if (await seedEda(pfs, blobs, pps, trials)) app.log.info('seeded the EDA demo project');
+  }
 
   const cleanup = setInterval(
     () => {
