@@ -190,7 +190,7 @@ async function synth() {
     [
       `read_verilog -sv ${Object.keys(files).join(' ')}`,
       `hierarchy -check -top ${params.design} ${chparams(files, params)}`,
-      `synth ${params.flatten ? '-flatten ' : ''}-top ${params.design}`,
+      `synth ${params.flatten ? '-flatten ' : ''}-noabc -top ${params.design}`,
       `abc ${params.abcDff ? '-dff ' : ''}${gates}`,
       'opt_clean',
       'tee -q -o stat.json stat -json',
