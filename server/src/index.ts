@@ -7,6 +7,7 @@ import {
   registerWhoAmIRoute,
 } from './auth/index.ts';
 import type { ServerConfig } from './config.ts';
+import { registerEdaToolsApi } from './eda/tools.ts';
 import { invalidArgument } from './errors.ts';
 import { registerApiRoutes } from './http/api-routes.ts';
 import { registerErrorHandler } from './http/errors.ts';
@@ -75,6 +76,7 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
   }
   registerHealthRoute(app);
   registerRuntimeConfigRoute(app, config);
+  registerEdaToolsApi(platform.methods);
   // Cluster mode forwards /api and /files to the cluster; the embedded platform keeps only
   // what the cluster lacks (omni_v1.API, upload staging).
   const cluster = config.pachdAddress

@@ -172,6 +172,21 @@ describe('the plugin description', () => {
   });
 });
 
+describe('the EDA tools of this server', () => {
+  it('lists Yosys (WebAssembly) and whether iverilog and verilator are on PATH', async () => {
+    const onPath = (program: string, flag: string) => !spawnSync(program, [flag]).error;
+    const { tools } = await ok(url, 'omni_v1.API/InspectEdaTools', {});
+    const byName = (name: string) => tools.find((t: Json) => t.name === name);
+    expect(byName('Yosys')).toMatchObject({ available: true, stage: 'elaborate, synth' });
+    expect(byName('Yosys').version).toMatch(/^@yowasp\/yosys \d+\.\d+/);
+    expect(byName('Icarus Verilog').available).toBe(
+      onPath('iverilog', '-V') && onPath('vvp', '-V'),
+    );
+    expect(byName('Verilator').available).toBe(onPath('verilator', '--version'));
+    for (const tool of tools) expect(tool.install).not.toBe('');
+  });
+});
+
 describe('eda-cli without the optional tools', () => {
   it('says plainly that Icarus Verilog and Verilator are missing, and still writes metrics', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'ivory-eda-cli-'));
