@@ -137,6 +137,31 @@ describe('the seeded EDA demo', () => {
   }, 180_000);
 });
 
+describe('a trial with a bad parameter', () => {
+  it('ends UNRUNNABLE with the stage’s own message', async () => {
+    const created = await ok(url, 'omni_v1.API/CreateTrial', {
+      project: eda,
+      flow: 'yosys',
+      case: 'alu-8',
+      parameters: { width: 'wide' },
+    });
+    const trial = await waitFor('the failed trial', async () => {
+      const found = await ok(url, 'omni_v1.API/InspectTrial', { trial: { id: created.id } });
+      return found.finished ? found : undefined;
+    });
+    expect(trial.state).toBe('UNRUNNABLE');
+    expect(trial.reason).toContain('yosys-elaborate');
+    const jobs = await results(url, 'pps_v2.API/ListJob', {
+      pipeline: { name: 'yosys-elaborate', project: eda },
+    });
+    const job = jobs.find((j: Json) => j.job.id === trial.jobSetId);
+    const logs = await results(url, 'pps_v2.API/GetLogs', { job: job.job });
+    expect(logs.map((l: Json) => l.message).join('\n')).toContain(
+      'parameter width must be an integer from 1 to 1024, not "wide"',
+    );
+  }, 60_000);
+});
+
 describe('the plugin description', () => {
   it('is read where the upload modal puts it (/rtl/user_plugin), then at the root', async () => {
     const repo = { name: 'plug-rtl', type: 'user', project: eda };
