@@ -9,7 +9,7 @@ import { rm } from 'node:fs/promises';
 import { results, type Json } from '../server/test/helpers/api-client.ts';
 import { startServerProcess } from '../server/test/helpers/server-process.ts';
 
-const SEEDED_TRIALS = 4;
+const SEEDED_TRIALS = 3;
 const timeoutMs = 300_000;
 
 async function main(): Promise<void> {

@@ -14,7 +14,7 @@ import { testIds } from '../../web/src/test-ids.ts';
 // bolt demo-rtl and the yosys flow's trials): upload a changed ALU through the upload modal, and
 // the flow runs again as a new trial whose synthesis metrics differ from the seeded trial's.
 const BOLT = 'demo-rtl';
-const SEEDED_TRIALS = 4;
+const SEEDED_TRIALS = 3;
 
 let server: ServerProcess;
 let tempDir: string;

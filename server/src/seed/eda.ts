@@ -4,7 +4,6 @@ import {
   EDA_PARAMS_REPO,
   EDA_PROJECT,
   edaCases,
-  edaExtraTrial,
   edaPipelineSpecs,
   edaRtlFiles,
 } from '../eda/demo-flow.ts';
@@ -64,7 +63,7 @@ export async function seedEda(
   );
   for (const spec of edaPipelineSpecs())
     await pps.pipelines.create(spec, { update: false, reprocess: false, dryRun: false });
-  for (const c of [...edaCases, edaExtraTrial])
+  for (const c of edaCases)
     await trials.create({
       project: EDA_PROJECT,
       flow: EDA_FLOW,
