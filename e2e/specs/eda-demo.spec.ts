@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -106,4 +107,19 @@ test('a changed ALU uploaded through the modal runs the flow again with differen
     .getByRole('row')
     .filter({ has: page.locator('code', { hasText: /^cells$/ }) });
   await expect(cellsRow).toContainText(String(cells));
+});
+
+test('the setup screen lists the EDA tools this server can run', async ({ page }) => {
+  const onPath = (program: string, flag: string) => !spawnSync(program, [flag]).error;
+  await page.goto(`${server.url}/setup`);
+  const table = page.getByRole('table', { name: 'EDA tools' });
+  const row = (name: string) => table.getByRole('row').filter({ hasText: name });
+  await expect(row('Yosys')).toContainText('installed @yowasp/yosys');
+  const icarus = onPath('iverilog', '-V') && onPath('vvp', '-V');
+  await expect(row('Icarus Verilog')).toContainText(
+    icarus ? /installed Icarus Verilog/ : 'not installed',
+  );
+  await expect(row('Verilator')).toContainText(
+    onPath('verilator', '--version') ? /installed Verilator/ : 'not installed',
+  );
 });

@@ -235,14 +235,17 @@ function installed(program, versionFlag) {
   return `${result.stdout}${result.stderr}`.split('\n')[0].trim() || program;
 }
 
+/** A scratch folder inside the output (a sandboxed datum may have no other writable place). */
 function workDir(out) {
   const dir = path.join(out, '.work');
   mkdirSync(dir, { recursive: true });
   return dir;
 }
 
-function run(program, args, options = {}) {
-  const result = spawnSync(program, args, { encoding: 'utf8', ...options });
+/** Runs a tool with its temporary files in `work`; its whole output and exit code. */
+function run(program, args, work, options = {}) {
+  const env = { ...process.env, TMPDIR: work, TMP: work, TEMP: work };
+  const result = spawnSync(program, args, { encoding: 'utf8', env, ...options });
   return { code: result.status ?? 1, output: `${result.stdout ?? ''}${result.stderr ?? ''}` };
 }
 
@@ -269,16 +272,20 @@ function simulate() {
   const started = Date.now();
   const top = `${params.design}_tb`;
   const files = [...sources(rtl).map((name) => path.join(rtl, name)), bench];
-  const compiled = run('iverilog', [
-    '-g2012',
-    '-o',
-    path.join(work, 'sim.vvp'),
-    '-s',
-    top,
-    `-P${top}.WIDTH=${params.width}`,
-    ...(params.design === 'fifo' ? [`-P${top}.DEPTH=${params.depth}`] : []),
-    ...files,
-  ]);
+  const compiled = run(
+    'iverilog',
+    [
+      '-g2012',
+      '-o',
+      path.join(work, 'sim.vvp'),
+      '-s',
+      top,
+      `-P${top}.WIDTH=${params.width}`,
+      ...(params.design === 'fifo' ? [`-P${top}.DEPTH=${params.depth}`] : []),
+      ...files,
+    ],
+    work,
+  );
   let log = compiled.output;
   let checks = 0;
   let errors = 0;
@@ -287,7 +294,7 @@ function simulate() {
     writeFileSync(path.join(out, 'sim.log'), log);
     fail(`iverilog could not compile the testbench:\n${log}`);
   }
-  const simulated = run('vvp', ['-n', path.join(work, 'sim.vvp')], { cwd: work });
+  const simulated = run('vvp', ['-n', path.join(work, 'sim.vvp')], work, { cwd: work });
   log += simulated.output;
   rmSync(work, { recursive: true, force: true });
   writeFileSync(path.join(out, 'sim.log'), log);
@@ -324,6 +331,7 @@ function lint() {
   say(`lint ${params.design} with ${version}`);
   const rtl = path.join(input, 'rtl');
   const started = Date.now();
+  const work = workDir(out);
   const linted = run(
     'verilator',
     [
@@ -336,8 +344,10 @@ function lint() {
       ...(params.design === 'fifo' ? [`-GDEPTH=${params.depth}`] : []),
       ...sources(rtl).map((name) => path.join(rtl, name)),
     ],
+    work,
     { cwd: rtl },
   );
+  rmSync(work, { recursive: true, force: true });
   writeFileSync(path.join(out, 'lint.log'), linted.output);
   const lines = linted.output.split('\n');
   const lintWarnings = lines.filter((line) => line.startsWith('%Warning')).length;
