@@ -87,6 +87,11 @@ describe('the seeded EDA demo', () => {
       for (const name of ['cells', 'wires', 'transistors', 'logic_depth', 'elab_cells'])
         expect(metric(trial, name), `${trial.case} ${name}`).toBeGreaterThan(0);
       expect(metric(trial, 'synth_ms')).toBeGreaterThanOrEqual(0);
+      // Cells after elaboration, after generic synthesis, after mapping: a chart of three points.
+      const perStep = trial.metrics.find((m: Json) => m.name === 'synth_cells_by_step');
+      expect(perStep.history.map((p: Json) => p.step)).toEqual(['1', '2', '3']);
+      expect(perStep.value).toBe(metric(trial, 'cells'));
+      expect(perStep.history[0].value).toBe(metric(trial, 'elab_cells'));
       // Optional stages ran (1) or said they could not (0).
       expect([0, 1]).toContain(metric(trial, 'sim_ran'));
       expect([0, 1]).toContain(metric(trial, 'lint_ran'));

@@ -190,7 +190,10 @@ async function synth() {
     [
       `read_verilog -sv ${Object.keys(files).join(' ')}`,
       `hierarchy -check -top ${params.design} ${chparams(files, params)}`,
+      'proc',
+      'tee -q -o step1.json stat -json',
       `synth ${params.flatten ? '-flatten ' : ''}-noabc -top ${params.design}`,
+      'tee -q -o step2.json stat -json',
       `abc ${params.abcDff ? '-dff ' : ''}${gates}`,
       'opt_clean',
       'tee -q -o stat.json stat -json',
@@ -216,9 +219,15 @@ async function synth() {
       count,
     ]),
   );
+  // Cells after each step: elaborated (word-level), generic gates before ABC, mapped.
+  const cellsPerStep = [written['step1.json'], written['step2.json']]
+    .map((json) => JSON.parse(String(json)).design.num_cells)
+    .concat(design.num_cells)
+    .map((value, i) => ({ step: i + 1, value }));
   say(`synthesised: ${design.num_cells} cells, ${design.num_wires} wires, depth ${depth}`);
   writeMetrics(out, {
     cells: design.num_cells,
+    synth_cells_by_step: cellsPerStep,
     ...byType,
     wires: design.num_wires,
     wire_bits: design.num_wire_bits,
