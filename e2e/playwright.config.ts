@@ -31,6 +31,13 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { PORT: String(port), IVORY_DATA_DIR: dataDir, IVORY_LOG_LEVEL: 'warn' },
+    // The shared server skips the EDA demo's seed (its flow costs CPU, and specs here expect
+    // project eda without flows); eda-demo.spec.ts starts its own server, which seeds it.
+    env: {
+      PORT: String(port),
+      IVORY_DATA_DIR: dataDir,
+      IVORY_LOG_LEVEL: 'warn',
+      IVORY_SEED_EDA: 'false',
+    },
   },
 });

@@ -13,6 +13,8 @@ export interface ServerConfig {
   /** Sign-in settings (IVORY_OIDC_*); authentication is on when an issuer is set. */
   auth: AuthConfig;
   seed: boolean;
+  /** Seed the EDA demo project (with `seed`, on first start); IVORY_SEED_EDA=false skips it. */
+  seedEda: boolean;
   logLevel: string;
   /** IVORY_LOG_FORMAT: `auto` (pretty on a terminal, JSON otherwise), `pretty` or `json`. */
   logFormat?: 'auto' | 'pretty' | 'json';
@@ -41,6 +43,7 @@ export const SERVER_ENV_NAMES = [
   'IVORY_RELEASE_VERSION',
   'IVORY_DISABLE_TELEMETRY',
   'IVORY_SEED',
+  'IVORY_SEED_EDA',
   'IVORY_LOG_LEVEL',
   'IVORY_UPLOAD_TTL_MS',
   'IVORY_FAULT_KILL_AT',
@@ -127,6 +130,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     disableTelemetry: flag(env.IVORY_DISABLE_TELEMETRY, false),
     auth: readAuthConfig(env),
     seed: flag(env.IVORY_SEED, true),
+    seedEda: flag(env.IVORY_SEED_EDA, true),
     logLevel: env.IVORY_LOG_LEVEL || 'info',
     logFormat: logFormat(env.IVORY_LOG_FORMAT),
     uploadTtlMs: integer(env.IVORY_UPLOAD_TTL_MS, 24 * 60 * 60 * 1000, 'IVORY_UPLOAD_TTL_MS'),

@@ -7,6 +7,7 @@ import {
   registerWhoAmIRoute,
 } from './auth/index.ts';
 import type { ServerConfig } from './config.ts';
+import { registerEdaToolsApi } from './eda/tools.ts';
 import { ApiError, invalidArgument } from './errors.ts';
 import { registerApiRoutes } from './http/api-routes.ts';
 import { registerErrorHandler } from './http/errors.ts';
@@ -25,6 +26,7 @@ import { pachTokenFor } from './proxy/api-proxy.ts';
 import { registerClusterMode, type ClusterMode } from './proxy/cluster-mode.ts';
 import { registerAuthenticateRoute, rewritePfsUrl } from './proxy/embedded-pachd.ts';
 import { seedDemo } from './seed/demo.ts';
+import { seedEda } from './seed/eda.ts';
 import { FaultInjector } from './upload/fault-injection.ts';
 import { registerUploadRoutes } from './upload/upload-routes.ts';
 import { UploadSessions } from './upload/upload-sessions.ts';
@@ -94,6 +96,7 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
   }
   registerHealthRoute(app);
   registerRuntimeConfigRoute(app, config);
+  registerEdaToolsApi(platform.methods);
   // Cluster mode forwards /api and /files to the cluster; the embedded platform keeps only
   // what the cluster lacks (omni_v1.API, upload staging).
   const cluster = config.pachdAddress
@@ -136,10 +139,16 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
   );
   await registerStaticRoutes(app, config.webDist);
 
-  if (!cluster && config.seed && (await seedDemo(platform.pfs, platform.blobs, platform.pps)))
-    app.log.info('seeded the demo project');
+  const fresh =
+    !cluster && config.seed && (await seedDemo(platform.pfs, platform.blobs, platform.pps));
+  if (fresh) app.log.info('seeded the demo project');
   // Pipelines start after seeding: the demo's jobs (and any interrupted ones) run from here.
   if (!cluster) platform.pps.start();
+  // The EDA demo's trials need the running runner (it creates their jobs); they run in it.
+  if (fresh && config.seedEda) {
+    const { pfs, blobs, pps, trials } = platform;
+    if (await seedEda(pfs, blobs, pps, trials)) app.log.info('seeded the EDA demo project');
+  }
 
   const cleanup = setInterval(
     () => {

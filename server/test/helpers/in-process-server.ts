@@ -23,6 +23,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
     auth: {},
     browserSettings: {},
     seed: false,
+    seedEda: false,
     logLevel: 'warn',
     uploadTtlMs: 24 * 60 * 60 * 1000,
     faultKillAt: '',

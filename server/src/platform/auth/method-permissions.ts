@@ -167,6 +167,8 @@ export const METHOD_NEEDS: Readonly<Record<string, MethodNeed>> = {
   'omni_v1.API/UpdateTrial': custom('trialById'),
   'omni_v1.API/DeleteTrial': custom('trialById'),
   'omni_v1.API/RerunTrial': custom('trialById'),
+  // Which EDA tools this server can run: nothing about any project.
+  'omni_v1.API/InspectEdaTools': open,
   // auth_v2
   'auth_v2.API/WhoAmI': open,
   'auth_v2.API/Authorize': open,

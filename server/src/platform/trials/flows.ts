@@ -50,7 +50,12 @@ export interface FlowPlugin {
 }
 
 export const paramsRepoName = (flow: string) => `${flow}-params`;
-export const pluginPath = '/user_plugin/plugin.json';
+/**
+ * Where a bolt's plugin description is read, first found wins: the upload modal's default File
+ * Path is /rtl and its hint says to upload the rtl folder's user_plugin folder, so it lands at
+ * /rtl/user_plugin/plugin.json; /user_plugin/plugin.json (at the bolt's root) is also read.
+ */
+export const pluginPaths = ['/rtl/user_plugin/plugin.json', '/user_plugin/plugin.json'];
 
 const flowNamePattern = /^[a-zA-Z0-9_-]+$/;
 
@@ -117,6 +122,13 @@ export class Flows {
       stages: order(project, stages),
       bolt,
     };
+  }
+
+  /** The `flow` label of a pipeline ('' when it has none or does not exist). */
+  flowOfPipeline(project: string, pipeline: string): string {
+    const state = this.pps.store.findState(project, pipeline);
+    const version = state && this.pps.store.version(state.project, state.name, state.version);
+    return version ? (labelsOf(version.effective_spec).flow ?? '') : '';
   }
 
   /** The stages that run for a trial: those reading the params repo, and downstream of them. */
@@ -188,8 +200,10 @@ export class Flows {
     const branch = repo && this.pfs.findBranch(repo, 'master');
     if (!branch?.head_rowid) return null;
     const head = this.pfs.commitByRowid(branch.head_rowid);
-    const file = this.pfs.findFile(head, pluginPath);
-    if (!file || file.type !== 'FILE') return null;
+    const file = pluginPaths
+      .map((path) => this.pfs.findFile(head, path))
+      .find((found) => found?.type === 'FILE');
+    if (!file) return null;
     let parsed: unknown;
     try {
       parsed = JSON.parse((await readBlob(this.blobs, file.hash)).toString('utf8'));

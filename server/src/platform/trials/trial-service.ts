@@ -4,6 +4,7 @@ import { newCommitId } from '../pfs/pfs-store.ts';
 import type { Pps } from '../pps/index.ts';
 import type { JobRow } from '../pps/pps-store.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
+import { boltRunTrial } from './bolt-runs.ts';
 import { checkFlowName, Flows, readBlob, type Flow } from './flows.ts';
 import type { TrialQuery } from './trial-query.ts';
 import {
@@ -43,6 +44,8 @@ export class TrialService {
   readonly flows: Flows;
   private readonly refreshing = new Map<string, Promise<void>>();
   private readonly dirty = new Set<string>();
+  /** Job sets being looked at as runs started by a bolt commit (see bolt-runs.ts). */
+  private readonly adopting = new Set<string>();
   private readonly onJob = (job: JobRow) => this.jobChanged(job);
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -210,9 +213,27 @@ export class TrialService {
   private jobChanged(job: JobRow): void {
     if (this.closed) return;
     try {
-      for (const trial of this.store.byJobSet(job.id)) void this.refresh(trial.id);
+      const trials = this.store.byJobSet(job.id);
+      if (trials.length === 0 && job.state === 'JOB_CREATED') void this.adoptBoltRun(job);
+      for (const trial of trials) void this.refresh(trial.id);
     } catch (error) {
       console.error('trials: could not follow a job', error);
+    }
+  }
+
+  /** Records a run started by a commit to a flow's bolt as a trial (once per job set). */
+  private async adoptBoltRun(job: JobRow): Promise<void> {
+    if (this.adopting.has(job.id)) return;
+    this.adopting.add(job.id);
+    try {
+      const trial = await boltRunTrial(this.pfs, this.blobs, this.flows, job);
+      if (!trial || this.closed || this.store.byJobSet(job.id).length > 0) return;
+      const row = this.store.insert(trial);
+      await this.refresh(row.id);
+    } catch (error) {
+      console.error('trials: could not record a bolt run', error);
+    } finally {
+      this.adopting.delete(job.id);
     }
   }
 

@@ -6,6 +6,7 @@ import { useApi } from '../../app/api-context.tsx';
 import { formatTimestamp } from '../../format/time.ts';
 import { CopyCommand } from '../../ui/CopyCommand/CopyCommand.tsx';
 import { EDA_PROJECT, edaKeys, useEdaProject } from './api.ts';
+import { EdaToolsCard } from './EdaToolsCard.tsx';
 import { LABELS, SETUP_LIST_LABELS, splitList } from './labels.ts';
 import { PLUGIN_DESCRIPTION_PATH } from './upload/UploadFilesModal.tsx';
 
@@ -121,6 +122,7 @@ export function SetupScreen() {
       <Card title="Kits and PDKs">
         <LabelLists metadata={project.data?.metadata ?? {}} />
       </Card>
+      <EdaToolsCard />
     </main>
   );
 }
