@@ -109,7 +109,7 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
   if (!cluster && config.seed && (await seedDemo(platform.pfs, platform.blobs, platform.pps)))
     app.log.info('seeded the demo project');
   // Pipelines start after seeding: the demo's jobs (and any interrupted ones) run from here.
-  if (!cluster) platform.pps.start();
+  if (!cluster) platform.pps.start({ signIn: Boolean(config.auth.issuer) });
 
   const cleanup = setInterval(
     () => {

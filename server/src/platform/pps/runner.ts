@@ -26,7 +26,8 @@ import {
 } from './pps-store.ts';
 import type { SecretStore } from './secrets.ts';
 import { inputLeaves, readPipelineSpec, type CronInputSpec, type PipelineSpec } from './spec.ts';
-import { Launcher, type LaunchRequest } from './launcher.ts';
+import { Launcher, type LaunchRequest, type ShellSpec } from './launcher.ts';
+import { sandboxAvailability, sandboxShellArgv, sandboxUid } from './sandbox.ts';
 import {
   prepareSpec,
   processResult,
@@ -61,6 +62,8 @@ interface JobRun {
   baseEnv: Record<string, string> | Error;
   /** Marks the slot folders of this run (a folder an earlier run left is never trusted). */
   slotToken: string;
+  /** Whether its datums run in sandboxes (else as the server's user, with a warning). */
+  sandboxed: boolean;
   /** The launcher group: at most `parallelism` of the job's processes run at once. */
   group: string;
   parallelism: number;
@@ -114,6 +117,9 @@ export class Runner {
   /** Job runs started by this process (part of each run's slot token). */
   private runCount = 0;
   private workReady: Promise<void> | null = null;
+  private started = false;
+  /** Whether sign-in is on: then pipelines never run without a sandbox. */
+  private signIn = false;
 
   constructor(private readonly o: RunnerOptions) {
     this.jobEvents.setMaxListeners(0);
@@ -124,13 +130,27 @@ export class Runner {
   // ---- lifecycle ------------------------------------------------------------------------
 
   /** Recovers jobs a previous process left unfinished, then starts listening and scheduling. */
-  start(subscribe: (listener: (commit: CommitRow) => void) => () => void): void {
+  start(
+    subscribe: (listener: (commit: CommitRow) => void) => () => void,
+    options: { signIn?: boolean } = {},
+  ): void {
+    this.signIn = options.signIn ?? false;
+    const sandbox = sandboxAvailability();
+    if (!sandbox.available)
+      console.warn(
+        this.signIn
+          ? `pps: ${sandbox.reason}; sign-in is on, so pipelines will not run until it is installed`
+          : `pps: ${sandbox.reason}; pipelines run unsandboxed, as the server's user`,
+      );
+    // Jobs created before this (the seed's) are first runs: only a job a previous process had
+    // started is resumed.
     for (const job of this.o.store.activeJobs()) {
       if (job.state !== 'JOB_CREATED') {
         this.o.store.updateJob(job.rowid, { state: 'JOB_CREATED', restart: job.restart + 1 });
         this.systemLog(job, '', 'the server restarted: resuming the job');
       }
     }
+    this.started = true;
     this.unsubscribe = subscribe((commit) => this.onCommitFinished(commit));
     for (const state of this.o.store.listStates()) this.scheduleCrons(state);
     this.kick();
@@ -239,7 +259,7 @@ export class Runner {
 
   /** Starts whatever jobs can start (soon, once per tick). */
   kick(): void {
-    if (this.pumpScheduled || this.closed) return;
+    if (this.pumpScheduled || this.closed || !this.started) return;
     this.pumpScheduled = true;
     setImmediate(() => {
       this.pumpScheduled = false;
@@ -333,6 +353,13 @@ export class Runner {
     const { store, pfs } = this.o;
     let job = running.job;
     if (inputs instanceof Error) return this.endJob(job, 'JOB_FAILURE', inputs.message);
+    const sandbox = sandboxAvailability();
+    if (!sandbox.available && this.signIn)
+      return this.endJob(
+        job,
+        'JOB_FAILURE',
+        `${sandbox.reason}: with sign-in on, pipeline code only runs in a sandbox (install bubblewrap)`,
+      );
     // (Starts the launcher on the first job, while the job is planned.)
     const workReady = (this.workReady ??= this.spreadJobFolders());
     const spec = this.spec(job.project, job.pipeline, job.pipeline_version);
@@ -349,6 +376,13 @@ export class Runner {
       `started job ${job.id} (pipeline version ${job.pipeline_version})`,
       true,
     );
+    if (!sandbox.available)
+      this.systemLog(
+        job,
+        '',
+        `warning: ${sandbox.reason}; this job's code runs unsandboxed, as the server's user`,
+        true,
+      );
 
     // The output commit: open on the output branch, same global ID, provenance = the inputs.
     const outRepo = pfs.findRepo({ project: job.project, name: job.pipeline, type: 'user' });
@@ -429,7 +463,7 @@ export class Runner {
       }
       pending.sort((a, b) => a.seq - b.seq);
       this.update(job, { state: 'JOB_RUNNING', data_total: datums.length });
-      const run = this.newJobRun(running, spec, jobDir, output);
+      const run = this.newJobRun(running, spec, jobDir, output, sandbox.available);
       this.flushDatums(run);
       await workReady;
 
@@ -503,6 +537,7 @@ export class Runner {
     spec: PipelineSpec,
     jobDir: string,
     output: CommitRow,
+    sandboxed: boolean,
   ): JobRun {
     const job = running.job;
     const counts = new Map(
@@ -535,6 +570,7 @@ export class Runner {
       inputNames: inputLeaves(spec.input).map((leaf) => leaf.name),
       baseEnv,
       slotToken: `${job.rowid}.${job.restart}.${++this.runCount}`,
+      sandboxed,
       group: `job-${job.rowid}`,
       parallelism: Math.min(spec.parallelism, this.cpuLimit),
       counts,
@@ -611,16 +647,32 @@ export class Runner {
     return env;
   }
 
+  /** A datum's environment: /pfs is the real /pfs in a sandbox, else the slot's folder. */
   private datumEnv(run: JobRun, datumId: string, dirs: DatumDirs): Record<string, string> {
+    const pfs = run.sandboxed ? '/pfs' : dirs.pfs;
     const env: Record<string, string> = {
       ...(run.baseEnv as Record<string, string>),
+      ...(run.sandboxed ? { HOME: '/tmp', TMPDIR: '/tmp' } : {}),
       PACH_DATUM_ID: datumId,
-      PFS: dirs.pfs,
-      PFS_OUT: dirs.out,
+      PFS: pfs,
+      PFS_OUT: path.join(pfs, 'out'),
     };
     for (const name of run.inputNames)
-      env[`PFS_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`] = path.join(dirs.pfs, name);
+      env[`PFS_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`] = path.join(pfs, name);
     return env;
+  }
+
+  /** The long-lived shell of a worker slot: in a sandbox that sees only the slot's /pfs. */
+  private slotShell(run: JobRun, dirs: DatumDirs): ShellSpec {
+    if (!run.sandboxed) return { key: dirs.root, argv: ['/bin/sh'] };
+    return {
+      key: dirs.root,
+      argv: sandboxShellArgv({
+        inputs: run.inputNames.map((name) => [name, path.join(dirs.pfs, name)]),
+        out: dirs.out,
+        hidden: [this.o.dataDir, this.workDir],
+      }),
+    };
   }
 
   /** Runs one datum (its tries, then errCmd); its result is queued with recordDatum. */
@@ -643,10 +695,13 @@ export class Runner {
       return;
     }
     const env = this.datumEnv(run, datum.id, dirs);
-    const rewrite = (list: string[]) => list.map((s) => rewritePfs(s, dirs.pfs));
-    const cwd = spec.transform.workingDir
-      ? rewritePfs(spec.transform.workingDir, dirs.pfs)
-      : dirs.root;
+    // In a sandbox /pfs is real: commands run as written. Else /pfs is the slot's folder.
+    const rewrite = (list: string[]) =>
+      run.sandboxed ? list : list.map((s) => rewritePfs(s, dirs.pfs));
+    const workingDir = spec.transform.workingDir;
+    const cwd = run.sandboxed ? workingDir || '/' : rewritePfs(workingDir, dirs.pfs) || dirs.root;
+    const hostCwd = workingDir ? rewritePfs(workingDir, dirs.pfs) : '';
+    const shell = this.slotShell(run, dirs);
     const launch = (
       cmd: string[],
       stdin: string[],
@@ -658,6 +713,7 @@ export class Runner {
         stdin: stdin.length > 0 ? rewrite(stdin).join('\n') + '\n' : '',
         env,
         cwd,
+        shell,
         timeoutMs: spec.datumTimeoutMs,
         group: run.group,
         limit: run.parallelism,
@@ -669,7 +725,11 @@ export class Runner {
     let lastReason = '';
     for (let attempt = 1; attempt <= spec.datumTries && !signal.aborted; attempt++) {
       const prepared = prepareSpec(this.o.blobs, dirs, files, run.inputNames, run.slotToken);
-      if (spec.transform.workingDir) prepared.spec.dirs.push(cwd);
+      if (run.sandboxed && process.getuid?.() === 0 && prepared.spec.slot)
+        prepared.spec.slot.outOwner = sandboxUid;
+      // A working folder under /pfs is made in the slot (elsewhere, in a sandbox, it must exist).
+      if (hostCwd.startsWith(dirs.pfs + path.sep) || (hostCwd && !run.sandboxed))
+        prepared.spec.dirs.push(hostCwd);
       this.systemLog(
         job,
         datum.id,
@@ -918,8 +978,8 @@ export class Runner {
     const ended = store.jobByRowid(job.rowid) as JobRow;
     this.systemLog(ended, '', `job ${ended.state}${ended.reason ? `: ${ended.reason}` : ''}`, true);
     this.emitJob(ended);
-    await rm(this.jobDir(job), { recursive: true, force: true }).catch(() => undefined);
     this.launcher.forget(this.jobDir(job));
+    await rm(this.jobDir(job), { recursive: true, force: true }).catch(() => undefined);
   }
 
   /** The job's metadata (the job, then every datum with its inputs and outputs) as a blob. */
