@@ -193,9 +193,10 @@ export class DatumLauncher {
 
   /** The long-lived shell of a worker slot: in a sandbox that sees only the slot's /pfs. */
   slotShell(run: JobRun, dirs: DatumDirs): ShellSpec {
-    if (!run.sandboxed) return { key: dirs.root, argv: ['/bin/sh'] };
+    if (!run.sandboxed) return { key: dirs.root, argv: ['/bin/sh'], sandboxed: false };
     return {
       key: dirs.root,
+      sandboxed: true,
       argv: sandboxShellArgv({
         inputs: run.inputNames.map((name) => [name, path.join(dirs.pfs, name)]),
         out: dirs.out,

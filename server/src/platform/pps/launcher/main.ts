@@ -132,7 +132,7 @@ function onExit(shellEntry: ShellEntry, code: number | null, signal: string | nu
   }
   entry.phase = 'collecting';
   const collectStarted = performance.now();
-  const sandboxPfs = (request.shell?.argv.length ?? 0) > 1 ? slot?.pfs : undefined;
+  const sandboxPfs = request.shell?.sandboxed ? slot?.pfs : undefined;
   collect({ ...request.collect, sandboxPfs }).then(
     ({ outputs, outEmpty }) => {
       try {

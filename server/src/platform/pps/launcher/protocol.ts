@@ -14,6 +14,11 @@ import type { OutputFile } from '../pps-store.ts';
 export interface ShellSpec {
   key: string;
   argv: string[];
+  /**
+   * Whether `argv` makes a sandbox: then whatever a process leaves running is killed when it
+   * ends, and its outputs are taken as untrusted (links only inside /pfs, owned by the server).
+   */
+  sandboxed: boolean;
 }
 
 /**

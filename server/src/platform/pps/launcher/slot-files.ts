@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  chmodSync,
   chownSync,
   closeSync,
   constants,
@@ -274,6 +275,12 @@ export async function collect(spec: {
         if (info) {
           await fsp.copyFile(resolved, `${full}.ivory-link`);
           renameSync(`${full}.ivory-link`, full);
+        }
+        // A sandboxed process's file becomes the server's, read-only to others, before it is
+        // hashed (it cannot be changed after).
+        if (spec.sandboxPfs !== undefined) {
+          if (process.getuid?.() === 0) chownSync(full, 0, 0);
+          chmodSync(full, 0o644);
         }
         const { hash, size } = await hashFile(full);
         renameSync(full, path.join(spec.stage, hash));

@@ -59,6 +59,8 @@ interface Shell {
   /** Requests whose output may still be in the log (the first owns what is read next). */
   logOwners: ShellEntry[];
   dead: boolean;
+  /** Killed, not gone yet: the slot's next request gets a new shell. */
+  dying: boolean;
   logPath: string;
   logFd: number;
   logOffset: number;
@@ -107,7 +109,8 @@ export class SlotShells {
   /** Hands a prepared request to its slot's shell (started first when there is none). */
   run(entry: ShellEntry): void {
     const spec = entry.request.shell as ShellSpec;
-    const shell = this.shells.get(spec.key) ?? this.newShell(spec, entry.request);
+    const current = this.shells.get(spec.key);
+    const shell = current && !current.dying ? current : this.newShell(spec, entry.request);
     const command = this.shellCommand(entry.id, entry.request);
     shell.queue.push(entry);
     shell.logOwners.push(entry);
@@ -170,6 +173,7 @@ export class SlotShells {
       queue: [],
       logOwners: [],
       dead: false,
+      dying: false,
       logPath,
       logFd,
       logOffset: 0,
@@ -197,6 +201,7 @@ export class SlotShells {
 
   private killShell(shell: Shell): void {
     if (shell.dead) return;
+    shell.dying = true;
     try {
       process.kill(-(shell.child.pid as number), 'SIGKILL');
     } catch {
@@ -353,8 +358,8 @@ export class SlotShells {
         : `exec env -i ${env.map(([k, v]) => quote(`${k}=${v}`)).join(' ')} ${argv}`;
       run = `(cd ${quote(request.cwd)} && ${exec}) ${redirect} & wait $!; s=$?`;
     }
-    const sandboxed = (request.shell?.argv.length ?? 0) > 1;
-    const sweep = sandboxed ? 'kill -9 -1 2>/dev/null; ' : '';
+    // (Only in a sandbox: there -1 is every other process of the sandbox, nothing else.)
+    const sweep = request.shell?.sandboxed ? 'kill -9 -1 2>/dev/null; ' : '';
     let command =
       `read t <&4; echo "S ${id}"; ${run}; ${sweep}printf '\\n' >&4; ` +
       `printf '%s' ${quote(marker(id))} >&3; echo "X ${id} $s"\n`;
