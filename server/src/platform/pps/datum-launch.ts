@@ -46,6 +46,8 @@ export interface JobRun {
   stats: Stats;
   results: { id: string; fields: Partial<Omit<DatumRow, 'job_rowid' | 'id'>> }[];
   flushTimer: NodeJS.Timeout | null;
+  /** Its worker slots' shells, by slot folder (made once). */
+  shells: Map<string, ShellSpec>;
 }
 
 /**
@@ -107,6 +109,7 @@ export class DatumLauncher {
       stats,
       results: [],
       flushTimer: null,
+      shells: new Map(),
     };
   }
 
@@ -193,16 +196,21 @@ export class DatumLauncher {
 
   /** The long-lived shell of a worker slot: in a sandbox that sees only the slot's /pfs. */
   slotShell(run: JobRun, dirs: DatumDirs): ShellSpec {
-    if (!run.sandboxed) return { key: dirs.root, argv: ['/bin/sh'], sandboxed: false };
-    return {
-      key: dirs.root,
-      sandboxed: true,
-      argv: sandboxShellArgv({
-        inputs: run.inputNames.map((name) => [name, path.join(dirs.pfs, name)]),
-        out: dirs.out,
-        hidden: [this.c.o.dataDir, this.c.workDir],
-      }),
-    };
+    let shell = run.shells.get(dirs.root);
+    if (shell) return shell;
+    shell = !run.sandboxed
+      ? { key: dirs.root, argv: ['/bin/sh'], sandboxed: false }
+      : {
+          key: dirs.root,
+          sandboxed: true,
+          argv: sandboxShellArgv({
+            inputs: run.inputNames.map((name) => [name, path.join(dirs.pfs, name)]),
+            out: dirs.out,
+            hidden: [this.c.o.dataDir, this.c.workDir],
+          }),
+        };
+    run.shells.set(dirs.root, shell);
+    return shell;
   }
 
   /** Runs one datum (its tries, then errCmd); its result is queued with recordDatum. */
