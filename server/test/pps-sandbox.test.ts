@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readdir } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../src/platform/pps/sandbox.ts';
@@ -101,6 +102,34 @@ describe('the sandbox around pipeline code', () => {
     const uid = Number(files['/uid']);
     expect(uid).not.toBe(0);
     if (process.getuid?.() === 0) expect(uid).toBe(65534);
+  });
+
+  it('hides the data folder when the server names it through a link', async () => {
+    const target = await mkdtemp(path.join(scratch, 'ivory-sandbox-linked-'));
+    await chmod(target, 0o755);
+    const link = path.join(await mkdtemp(path.join(tmpdir(), 'ivory-link-')), 'data');
+    await symlink(target, link);
+    const linked = await startTestServer({ dataDir: link });
+    try {
+      await ok(linked.url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
+      await ok(linked.url, 'pfs_v2.API/CreateRepo', { repo: repo('in') });
+      await commitFiles(linked.url, 'in', { '/a.txt': 'alpha' });
+      await createPipeline(linked.url, {
+        pipeline: pipeline('peek'),
+        transform: {
+          cmd: ['sh', '-c', check('data-dir', '[ -n "$(ls -A "$DATA")" ]')],
+          env: { DATA: target },
+        },
+        input: { pfs: { repo: 'in', glob: '/' } },
+      });
+      const job = await lastJob(linked.url, 'peek');
+      expect(job.state).toBe('JOB_SUCCESS');
+      expect(await readAll(linked.url, 'peek', job.job.id)).toEqual({ '/data-dir': 'denied\n' });
+    } finally {
+      await linked.close();
+      await rm(target, { recursive: true, force: true });
+      await rm(path.dirname(link), { recursive: true, force: true });
+    }
   });
 
   it('an output that links to a file outside /pfs fails the datum (its bytes never land)', async () => {

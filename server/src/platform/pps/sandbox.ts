@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, readlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -91,6 +91,15 @@ function bindSame(host: string): string[] {
 const isUnder = (child: string, parent: string) =>
   child === parent || child.startsWith(parent.endsWith('/') ? parent : parent + '/');
 
+/** A path with its links resolved (as given when it does not exist). */
+function real(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}
+
 /**
  * The host's part of the sandbox: system folders, /etc pieces, the project's code (read-only),
  * with every folder in `hidden` masked by an empty tmpfs where it lies under one of them.
@@ -118,10 +127,16 @@ function hostArgs(hidden: string[]): string[] {
     args.push('--ro-bind', projectRoot, projectRoot);
     bound.push(projectRoot);
   }
-  // (A folder that does not exist holds nothing to hide; the tmpfs needs it as a mount point.)
-  for (const dir of hidden)
-    if (existsSync(dir) && bound.some((b) => isUnder(dir, b) && dir !== b))
-      args.push('--perms', '0000', '--tmpfs', dir);
+  // Where a hidden folder lies under a bound one (compared with links resolved), it is covered
+  // at its path inside. (One that does not exist holds nothing to hide.)
+  for (const dir of hidden) {
+    if (!existsSync(dir)) continue;
+    for (const b of bound) {
+      const [realDir, realBound] = [real(dir), real(b)];
+      if (realDir !== realBound && isUnder(realDir, realBound))
+        args.push('--perms', '0000', '--tmpfs', path.join(b, path.relative(realBound, realDir)));
+    }
+  }
   args.push(
     '--proc',
     '/proc',
