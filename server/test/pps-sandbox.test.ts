@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../src/platform/pps/sandbox.ts';
 import { commitFiles, ok, repo, results, type Json } from './helpers/api-client.ts';
 import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
-import { createPipeline, lastJob, pipeline, readAll } from './helpers/pps.ts';
+import { createPipeline, lastJob, listDatums, pipeline, readAll } from './helpers/pps.ts';
 
 /**
  * Pipeline code runs in a bubblewrap sandbox (this machine has /usr/bin/bwrap). The data folder
@@ -144,6 +144,38 @@ describe('the sandbox around pipeline code', () => {
     const job = await lastJob(url, 'linker');
     expect(job.state).toBe('JOB_FAILURE');
     expect(job.reason).toMatch(/cannot read the outputs: output key is a link to outside \/pfs/);
+  });
+
+  it('kills what a datum leaves running when it ends (while its job runs on)', async () => {
+    await commitFiles(url, 'in', { '/b.txt': 'beta' });
+    const nap = `9.${process.pid}`;
+    const sleepers = async () => {
+      const found: string[] = [];
+      for (const pid of await readdir('/proc')) {
+        const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+        if (cmdline === `sleep\0${nap}\0`) found.push(pid);
+      }
+      return found;
+    };
+    // a.txt's datum leaves a sleep behind and ends; b.txt's keeps the job running for a while.
+    await createPipeline(url, {
+      pipeline: pipeline('leaver'),
+      transform: {
+        cmd: ['sh', '-c', `if [ -e /pfs/in/a.txt ]; then sleep ${nap} & else sleep 3; fi`],
+      },
+      parallelismSpec: { constant: 2 },
+      input: { pfs: { repo: 'in', glob: '/*' } },
+    });
+    const [listed] = await results(url, 'pps_v2.API/ListJob', { pipeline: pipeline('leaver') });
+    const datumOf = async (file: string) =>
+      (await listDatums(url, listed.job)).find((d: Json) => d.data[0].file.path === file);
+    await expect
+      .poll(async () => (await datumOf('/a.txt'))?.state, { timeout: 10_000 })
+      .toBe('SUCCESS');
+    const running = await ok(url, 'pps_v2.API/InspectJob', { job: listed.job });
+    expect(running.state).toBe('JOB_RUNNING');
+    expect(await sleepers()).toEqual([]);
+    expect((await lastJob(url, 'leaver')).state).toBe('JOB_SUCCESS');
   });
 
   it('a link to an input under /pfs becomes a copy of it', async () => {
