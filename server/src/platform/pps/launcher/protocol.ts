@@ -2,8 +2,8 @@ import type { OutputFile } from '../pps-store.ts';
 
 /**
  * The messages between the server (launcher.ts) and the launcher process (launcher/main.ts):
- * JSON lines. The server sends `run`, `kill` and `forget`; the launcher answers `line` (one line
- * of a process's output), `start` is not sent (starts are reported inside `exit`), and `exit`.
+ * JSON lines. The server sends `run`, `kill` and `forget` (a job ended: its slots' shells end);
+ * the launcher answers `line` (one line of a process's output) and `exit` (its result).
  */
 
 /**
