@@ -45,6 +45,9 @@ COPY --chown=node:node server/package.json ./server/package.json
 COPY --from=deps --chown=node:node /app/server/node_modules ./server/node_modules
 COPY --chown=node:node server/src ./server/src
 COPY --from=build --chown=node:node /app/web/dist ./web/dist
+# bubblewrap: the sandbox pipeline code runs in (see the README's Sandbox section).
+RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap \
+ && rm -rf /var/lib/apt/lists/*
 RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]
 USER node

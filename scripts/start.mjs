@@ -25,6 +25,14 @@ function newestMtime(path) {
   return newest;
 }
 
+// Pipelines run in bubblewrap's sandbox: installed where missing (without it the server runs
+// them unsandboxed with a warning, or not at all with sign-in on).
+const ensured = spawnSync('bash', [join(root, 'scripts/ensure-packages.sh'), 'bubblewrap'], {
+  cwd: root,
+  stdio: 'inherit',
+});
+if (ensured.status !== 0) console.warn('Could not install bubblewrap: see the README (Sandbox).');
+
 const builtAt = existsSync(builtIndex) ? statSync(builtIndex).mtimeMs : 0;
 const sourcesAt = Math.max(...sources.map((source) => newestMtime(join(root, source))));
 if (sourcesAt > builtAt) {

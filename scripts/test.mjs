@@ -17,6 +17,8 @@ const vitestReport = (name) => [
   `--outputFile.json=${join(reports, name)}`,
 ];
 const steps = [
+  // Pipelines run in bubblewrap's sandbox (the integration and end-to-end tests run them).
+  { name: 'system packages', cmd: ['bash', 'scripts/ensure-packages.sh', 'bubblewrap'] },
   { name: 'typecheck', cmd: ['npm', 'run', 'typecheck'] },
   { name: 'lint', cmd: ['npm', 'run', 'lint'] },
   {

@@ -143,7 +143,7 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
     !cluster && config.seed && (await seedDemo(platform.pfs, platform.blobs, platform.pps));
   if (fresh) app.log.info('seeded the demo project');
   // Pipelines start after seeding: the demo's jobs (and any interrupted ones) run from here.
-  if (!cluster) platform.pps.start();
+  if (!cluster) platform.pps.start({ signIn: signInOn });
   // The EDA demo's trials need the running runner (it creates their jobs); they run in it.
   if (fresh && config.seedEda) {
     const { pfs, blobs, pps, trials } = platform;

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, commitFiles, ok, repo, results, type Json } from './helpers/api-client.ts';
+import { projectRoot } from '../src/platform/pps/sandbox.ts';
 import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
 import { createPipeline, lastJob, listDatums, pipeline, readAll, waitJob } from './helpers/pps.ts';
 
@@ -23,7 +24,9 @@ async function jobs(pipelineName: string): Promise<Json[]> {
 
 describe('jobs, datums and logs', () => {
   it('fails a job on a failing datum, with logs; RestartDatum succeeds once the cause is gone; reruns skip', async () => {
-    const flag = path.join(server.dataDir, 'broken-flag');
+    // A datum sees the project's folder (read-only), never the data folder: the flag lives there.
+    const flag = path.join(projectRoot, 'node_modules', '.cache', `ivory-flag-${process.pid}`);
+    await mkdir(path.dirname(flag), { recursive: true });
     await writeFile(flag, 'x');
     await commitFiles(url, 'in', { '/good.txt': 'fine', '/bad.txt': 'bad data' });
     await createPipeline(url, {

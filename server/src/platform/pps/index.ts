@@ -20,8 +20,11 @@ export interface Pps {
   pipelines: Pipelines;
   logs: LogStore;
   secrets: SecretStore;
-  /** Starts running jobs (and resumes the ones a previous process left unfinished). */
-  start(): void;
+  /**
+   * Starts running jobs (and resumes the ones a previous process left unfinished). With sign-in
+   * on, pipelines only ever run in a sandbox.
+   */
+  start(options?: { signIn?: boolean }): void;
   close(): Promise<void>;
 }
 
@@ -61,10 +64,10 @@ export function openPps(options: {
     pipelines,
     logs,
     secrets,
-    start() {
+    start(startOptions = {}) {
       if (started) return;
       started = true;
-      runner.start((listener) => options.events.onFinished(listener));
+      runner.start((listener) => options.events.onFinished(listener), startOptions);
     },
     close: () => runner.close(),
   };

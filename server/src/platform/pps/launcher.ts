@@ -1,106 +1,44 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import type { OutputFile } from './pps-store.ts';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import path from 'node:path';
+import {
+  noResult,
+  type FromLauncher,
+  type LaunchResult,
+  type RunFields,
+  type ToLauncher,
+} from './launcher/protocol.ts';
+
+export type { LaunchResult, PrepareSpec, ShellSpec, SlotFolder } from './launcher/protocol.ts';
 
 /**
- * The server's side of the launcher (launcher-process.mjs): one small Node process, started on
+ * The server's side of the launcher (launcher/main.ts): one small Node process, started on
  * first use and restarted if it dies, that prepares a datum's folder, starts its process through
- * a long-lived `sh` and hashes its outputs. Forking the server (a large process) for every datum
- * blocks its event loop for milliseconds; forking a small shell costs about what a shell loop does.
+ * a long-lived `sh` of its worker slot (in the slot's sandbox) and hashes its outputs. Forking the
+ * server (a large process) for every datum blocks its event loop for milliseconds; forking a
+ * small shell costs about what a shell loop does.
  */
 
-const launcherPath = fileURLToPath(new URL('./launcher-process.mjs', import.meta.url));
+const launcherPath = fileURLToPath(new URL('./launcher/main.ts', import.meta.url));
+/** The TypeScript loader the server itself runs with (tsx), for the launcher's modules. */
+const loaderUrl = pathToFileURL(
+  path.join(
+    path.dirname(createRequire(import.meta.url).resolve('tsx/package.json')),
+    'dist/loader.mjs',
+  ),
+).href;
 
-export interface LaunchRequest {
-  cmd: string[];
-  cwd: string;
-  env: Record<string, string>;
-  /** Written to the process's stdin, which is then closed. */
-  stdin: string;
-  /** Killed (its whole process group) after this long; 0 = no limit. */
-  timeoutMs: number;
-  /** At most `limit` processes of one group run at once; the others wait in order. */
-  group: string;
-  limit: number;
-  /** Exit codes that count as success besides 0 (for `collect`). */
-  accept?: number[];
-  /** Done before the process starts (as soon as the request arrives, while others run). */
-  prepare?: PrepareSpec;
-  /**
-   * Done after a successful exit: each file under `out` is hashed and moved to `stage`/<hash>;
-   * then the slot is emptied into its `trash` folder.
-   */
-  collect?: { out: string; stage: string };
+export interface LaunchRequest extends RunFields {
   signal?: AbortSignal;
   onLine?: (line: string) => void;
 }
-
-/**
- * A datum folder that the datums of one job run reuse one after another: emptied after a
- * success, rebuilt before the next datum after a failure or when its token is new.
- */
-export interface SlotFolder {
-  root: string;
-  pfs: string;
-  /** One folder per input, under `pfs`. */
-  inputs: string[];
-  out: string;
-  /** Where emptying the slot moves what it held (removed later with the job's folder). */
-  trash: string;
-  /** Differs between job runs, so a new run never trusts a folder an earlier one left. */
-  token: string;
-}
-
-export interface PrepareSpec {
-  slot?: SlotFolder;
-  /** Made (with parents) besides the slot's own folders. */
-  dirs: string[];
-  /** [source, target, size]: copied (reflinked where the filesystem can). */
-  copies: [string, string, number][];
-  /** Created empty. */
-  empties: string[];
-}
-
-export interface LaunchResult {
-  code: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  killed: boolean;
-  /** Why it could not start ('' when it did). */
-  error: string;
-  /** How long the process ran. */
-  ms: number;
-  prepareMs: number;
-  collectMs: number;
-  /** Why `prepare` failed ('' when it did not; the process did not run then). */
-  prepareError: string;
-  outputs: OutputFile[];
-  /** Why `collect` failed ('' when it did not). */
-  collectError: string;
-}
-
-const noResult: LaunchResult = {
-  code: null,
-  signal: null,
-  timedOut: false,
-  killed: false,
-  error: '',
-  ms: 0,
-  prepareMs: 0,
-  collectMs: 0,
-  prepareError: '',
-  outputs: [],
-  collectError: '',
-};
 
 interface Pending {
   onLine?: (line: string) => void;
   resolve: (result: LaunchResult) => void;
 }
-
-type LauncherMessage =
-  { t: 'line'; id: number; line?: string } | ({ t: 'exit' } & LaunchResult & { id: number });
 
 export class Launcher {
   private child: ChildProcess | null = null;
@@ -114,7 +52,7 @@ export class Launcher {
 
   private ensure(): ChildProcess {
     if (this.child) return this.child;
-    const child = spawn(process.execPath, [launcherPath, this.logDir], {
+    const child = spawn(process.execPath, ['--import', loaderUrl, launcherPath, this.logDir], {
       stdio: ['pipe', 'pipe', 'inherit'],
       env: { PATH: process.env.PATH ?? '' },
     });
@@ -122,15 +60,15 @@ export class Launcher {
     child.stdin?.on('error', () => undefined);
     const lines = createInterface({ input: child.stdout!, crlfDelay: Infinity });
     lines.on('line', (text) => {
-      let message: LauncherMessage;
+      let message: FromLauncher;
       try {
-        message = JSON.parse(text) as LauncherMessage;
+        message = JSON.parse(text) as FromLauncher;
       } catch {
         return;
       }
       const pending = this.pending.get(message.id);
       if (!pending) return;
-      if (message.t === 'line') pending.onLine?.(message.line ?? '');
+      if (message.t === 'line') pending.onLine?.(message.line);
       else if (message.t === 'exit') {
         this.pending.delete(message.id);
         pending.resolve({ ...noResult, ...message });
@@ -149,7 +87,7 @@ export class Launcher {
     return child;
   }
 
-  private send(message: unknown): void {
+  private send(message: ToLauncher): void {
     this.outBuffer.push(JSON.stringify(message));
     if (this.outBuffer.length === 1) setImmediate(() => this.flush());
   }

@@ -1,98 +1,26 @@
 import { EventEmitter, setMaxListeners } from 'node:events';
-import { statSync } from 'node:fs';
-import { open, mkdir, rename, rm, stat } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { failedPrecondition, notFound } from '../../errors.ts';
-import type { NewFile, PfsStore } from '../pfs/pfs-store.ts';
+import { notFound } from '../../errors.ts';
 import type { CommitRow, RepoRow } from '../pfs/rows.ts';
 import { isOpen } from '../pfs/rows.ts';
-import { fsyncDir, type BlobStore } from '../storage/blob-store.ts';
-import { parseCron } from './cron.ts';
-import { planDatums, type DatumFile, type InputCommits } from './datums.ts';
-import type { LogStore } from './logs.ts';
+import { CronSchedule } from './cron-schedule.ts';
+import { DatumLauncher } from './datum-launch.ts';
+import type { InputCommits } from './datums.ts';
+import { JobOutputs } from './job-output.ts';
+import { JobRunner } from './job-run.ts';
+import { Launcher } from './launcher.ts';
 import {
-  emptyStats,
   isTerminal,
-  type DatumRow,
-  type DatumState,
   type InputCommitRef,
   type JobRow,
   type JobState,
-  type OutputFile,
   type PipelineStateRow,
-  type PpsStore,
-  type Stats,
 } from './pps-store.ts';
-import type { SecretStore } from './secrets.ts';
+import type { RunnerContext, RunnerOptions, RunningJob } from './runner-context.ts';
+import { sandboxAvailability } from './sandbox.ts';
 import { inputLeaves, readPipelineSpec, type CronInputSpec, type PipelineSpec } from './spec.ts';
-import { Launcher, type LaunchRequest } from './launcher.ts';
-import {
-  prepareSpec,
-  processResult,
-  rewritePfs,
-  slotDirs,
-  stageDir,
-  type DatumDirs,
-  type ProcessResult,
-} from './worker.ts';
 
-/** Environment variables passed through from the server to datum processes. */
-const passThroughEnv = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'USER', 'SHELL'];
-
-interface RunningJob {
-  job: JobRow;
-  controller: AbortController;
-  /** Set when the job was stopped on purpose (StopJob / DeletePipeline / timeout). */
-  stopReason: { state: JobState; reason: string } | null;
-  done: Promise<void>;
-}
-
-/** Outputs of at least this many files are made durable with one filesystem sync. */
-const syncWholeFsFrom = 32;
-
-/** A running job's datum bookkeeping: counters kept in memory, results written in batches. */
-interface JobRun {
-  running: RunningJob;
-  spec: PipelineSpec;
-  jobDir: string;
-  inputNames: string[];
-  /** The environment shared by its datums, or why it could not be made (a missing secret). */
-  baseEnv: Record<string, string> | Error;
-  /** Marks the slot folders of this run (a folder an earlier run left is never trusted). */
-  slotToken: string;
-  /** The launcher group: at most `parallelism` of the job's processes run at once. */
-  group: string;
-  parallelism: number;
-  counts: Map<string, number>;
-  total: number;
-  stats: Stats;
-  results: { id: string; fields: Partial<Omit<DatumRow, 'job_rowid' | 'id'>> }[];
-  flushTimer: NodeJS.Timeout | null;
-}
-
-/** Runs `work` over `items`, `limit` at a time. */
-async function parallel<T>(
-  items: T[],
-  limit: number,
-  work: (item: T) => Promise<unknown>,
-): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await work(items[next++] as T);
-    }),
-  );
-}
-
-export interface RunnerOptions {
-  dataDir: string;
-  pfs: PfsStore;
-  blobs: BlobStore;
-  store: PpsStore;
-  logs: LogStore;
-  secrets: SecretStore;
-}
+export type { RunnerOptions } from './runner-context.ts';
 
 /**
  * Runs pipelines: a finished commit on an input branch creates a job (same global ID); jobs of
@@ -100,37 +28,55 @@ export interface RunnerOptions {
  * once. Outputs are staged in the work folder and land in the output commit in one transaction
  * when the job ends.
  */
-export class Runner {
+export class Runner implements RunnerContext {
   /** Emits 'job' (JobRow) on every job change. */
   readonly jobEvents = new EventEmitter();
   private readonly running = new Map<string, RunningJob>();
-  private readonly cronTimers = new Map<string, NodeJS.Timeout>();
   private unsubscribe: (() => void) | null = null;
   private pumpScheduled = false;
   private closed = false;
-  private readonly workDir: string;
-  private readonly cpuLimit = Math.max(1, os.cpus().length);
-  private readonly launcher: Launcher;
-  /** Job runs started by this process (part of each run's slot token). */
-  private runCount = 0;
-  private workReady: Promise<void> | null = null;
+  private started = false;
+  readonly workDir: string;
+  readonly launcher: Launcher;
+  signIn = false;
+  private readonly outputs = new JobOutputs(this);
+  private readonly jobs = new JobRunner(this, new DatumLauncher(this), this.outputs);
+  private readonly crons = new CronSchedule(this);
 
-  constructor(private readonly o: RunnerOptions) {
+  constructor(readonly o: RunnerOptions) {
     this.jobEvents.setMaxListeners(0);
     this.workDir = path.join(o.dataDir, 'work');
     this.launcher = new Launcher(path.join(this.workDir, '.launcher'));
   }
 
+  isClosed(): boolean {
+    return this.closed;
+  }
+
   // ---- lifecycle ------------------------------------------------------------------------
 
   /** Recovers jobs a previous process left unfinished, then starts listening and scheduling. */
-  start(subscribe: (listener: (commit: CommitRow) => void) => () => void): void {
+  start(
+    subscribe: (listener: (commit: CommitRow) => void) => () => void,
+    options: { signIn?: boolean } = {},
+  ): void {
+    this.signIn = options.signIn ?? false;
+    const sandbox = sandboxAvailability();
+    if (!sandbox.available)
+      console.warn(
+        this.signIn
+          ? `pps: ${sandbox.reason}; sign-in is on, so pipelines will not run until it is installed`
+          : `pps: ${sandbox.reason}; pipelines run unsandboxed, as the server's user`,
+      );
+    // Jobs created before this (the seed's) are first runs: only a job a previous process had
+    // started is resumed.
     for (const job of this.o.store.activeJobs()) {
       if (job.state !== 'JOB_CREATED') {
         this.o.store.updateJob(job.rowid, { state: 'JOB_CREATED', restart: job.restart + 1 });
         this.systemLog(job, '', 'the server restarted: resuming the job');
       }
     }
+    this.started = true;
     this.unsubscribe = subscribe((commit) => this.onCommitFinished(commit));
     for (const state of this.o.store.listStates()) this.scheduleCrons(state);
     this.kick();
@@ -139,8 +85,7 @@ export class Runner {
   async close(): Promise<void> {
     this.closed = true;
     this.unsubscribe?.();
-    for (const timer of this.cronTimers.values()) clearTimeout(timer);
-    this.cronTimers.clear();
+    this.crons.close();
     const jobs = [...this.running.values()];
     for (const running of jobs) running.controller.abort();
     await Promise.all(jobs.map((running) => running.done));
@@ -239,7 +184,7 @@ export class Runner {
 
   /** Starts whatever jobs can start (soon, once per tick). */
   kick(): void {
-    if (this.pumpScheduled || this.closed) return;
+    if (this.pumpScheduled || this.closed || !this.started) return;
     this.pumpScheduled = true;
     setImmediate(() => {
       this.pumpScheduled = false;
@@ -267,10 +212,11 @@ export class Runner {
       // Each datum on its way listens to it (parallelism × 2 + 6 at once).
       setMaxListeners(0, running.controller.signal);
       this.running.set(key, running);
-      running.done = this.runJob(running, inputs)
+      running.done = this.jobs
+        .run(running, inputs)
         .catch((error: unknown) => {
           console.error('pps: job crashed', error);
-          return this.endJob(
+          return this.outputs.endJob(
             running.job,
             'JOB_FAILURE',
             `internal error: ${(error as Error).message}`,
@@ -325,160 +271,12 @@ export class Runner {
 
   // ---- running a job --------------------------------------------------------------------
 
-  private jobDir(job: JobRow): string {
+  jobDir(job: JobRow): string {
     return path.join(this.workDir, job.id, job.project, job.pipeline);
   }
 
-  private async runJob(running: RunningJob, inputs: InputCommits | Error): Promise<void> {
-    const { store, pfs } = this.o;
-    let job = running.job;
-    if (inputs instanceof Error) return this.endJob(job, 'JOB_FAILURE', inputs.message);
-    // (Starts the launcher on the first job, while the job is planned.)
-    const workReady = (this.workReady ??= this.spreadJobFolders());
-    const spec = this.spec(job.project, job.pipeline, job.pipeline_version);
-    const inputRefs = [...inputs].map(([name, commit]) => ({ name, commitRowid: commit.rowid }));
-    const now = Date.now();
-    this.update(job, {
-      state: 'JOB_STARTING',
-      started_at: job.started_at ?? now,
-      input_commits: JSON.stringify(inputRefs),
-    });
-    this.systemLog(
-      job,
-      '',
-      `started job ${job.id} (pipeline version ${job.pipeline_version})`,
-      true,
-    );
-
-    // The output commit: open on the output branch, same global ID, provenance = the inputs.
-    const outRepo = pfs.findRepo({ project: job.project, name: job.pipeline, type: 'user' });
-    if (!outRepo) return this.endJob(job, 'JOB_FAILURE', `output repo ${job.pipeline} not found`);
-    let output = job.output_commit_rowid ? pfs.commitByRowid(job.output_commit_rowid) : undefined;
-    if (!output) {
-      const existing = pfs.findCommit(outRepo, job.id);
-      if (existing)
-        return this.endJob(job, 'JOB_FAILURE', `output repo already has a commit ${job.id}`);
-      const branch = pfs.findBranch(outRepo, spec.outputBranch);
-      const head = branch?.head_rowid ? pfs.commitByRowid(branch.head_rowid) : undefined;
-      if (head && isOpen(head)) pfs.finishCommit(head, '', 'superseded by a newer job');
-      output = pfs.startCommit(outRepo, spec.outputBranch, null, '', 'AUTO', job.id);
-      pfs.addProvenance(output, [...inputs.values()]);
-      this.update(job, { output_commit_rowid: output.rowid });
-      job = running.job;
-    }
-
-    const jobTimer =
-      spec.jobTimeoutMs > 0
-        ? setTimeout(
-            () =>
-              this.stop(running, 'JOB_FAILURE', `job timed out after ${spec.jobTimeoutMs / 1000}s`),
-            spec.jobTimeoutMs,
-          )
-        : undefined;
-    try {
-      // Datums: planned once (kept across restarts); earlier outputs are reused (SKIPPED).
-      let datums = store.datums(job.rowid);
-      if (datums.length === 0) {
-        store.insertDatums(job.rowid, planDatums(pfs, spec.input, inputs));
-        datums = store.datums(job.rowid);
-      }
-      const jobDir = this.jobDir(job);
-      const pending: DatumRow[] = [];
-      store.transaction(() => {
-        for (const datum of datums) {
-          if (datum.state === 'SUCCESS' || datum.state === 'SKIPPED' || datum.state === 'RECOVERED')
-            continue;
-          if (datum.state === 'FAILED') continue;
-          const reused = store.reusableOutput(
-            job.project,
-            job.pipeline,
-            job.salt,
-            datum.id,
-            job.rowid,
-          );
-          if (reused !== null) {
-            store.updateDatum(job.rowid, datum.id, {
-              state: 'SKIPPED',
-              output: reused,
-              stored: 1,
-              finished_at: Date.now(),
-            });
-            datum.state = 'SKIPPED';
-          } else pending.push(datum);
-        }
-      });
-      // Staged outputs of datums that succeeded before a restart must still be there.
-      const staged = stageDir(jobDir);
-      for (const datum of datums.filter((d) => d.state === 'SUCCESS' && d.stored === 0)) {
-        const outputs = JSON.parse(datum.output ?? '[]') as OutputFile[];
-        const present = await Promise.all(
-          outputs.map(
-            async (f) =>
-              (await this.o.blobs.has(f.hash)) ||
-              stat(path.join(staged, f.hash)).then(
-                (s) => s.size === f.sizeBytes,
-                () => false,
-              ),
-          ),
-        );
-        if (!present.every(Boolean)) {
-          store.updateDatum(job.rowid, datum.id, { state: 'STARTING', output: null });
-          datum.state = 'STARTING';
-          pending.push(datum);
-        }
-      }
-      pending.sort((a, b) => a.seq - b.seq);
-      this.update(job, { state: 'JOB_RUNNING', data_total: datums.length });
-      const run = this.newJobRun(running, spec, jobDir, output);
-      this.flushDatums(run);
-      await workReady;
-
-      // `slots` datums are on their way at once: prepared (inputs copied), queued at the
-      // launcher, running, or having their outputs hashed; the launcher runs `parallelism` of
-      // them at a time. So preparing and finishing datums overlaps with running the others,
-      // and the launcher can report several exits at once while the next datums run.
-      // Each worker reuses one slot folder for its datums.
-      const slots = run.parallelism * 2 + 6;
-      let next = 0;
-      const workers = Array.from({ length: Math.min(slots, pending.length) }, async (_, k) => {
-        const dirs = slotDirs(jobDir, k);
-        while (next < pending.length && !running.controller.signal.aborted) {
-          const datum = pending[next++] as DatumRow;
-          await this.runDatum(run, datum, dirs);
-        }
-      });
-      try {
-        await Promise.all(workers);
-      } finally {
-        this.flushDatums(run);
-      }
-    } finally {
-      clearTimeout(jobTimer);
-    }
-
-    if (running.controller.signal.aborted) {
-      if (!running.stopReason) return; // server shutting down: resume on the next start
-      return this.endJob(job, running.stopReason.state, running.stopReason.reason);
-    }
-
-    this.update(job, { state: 'JOB_FINISHING' });
-    const finalDatums = store.datums(job.rowid);
-    await this.storeOutputs(job, finalDatums);
-    const failed = finalDatums.filter((d) => d.state === 'FAILED');
-    if (failed.length > 0) {
-      const first = failed[0] as DatumRow;
-      return this.endJob(
-        job,
-        'JOB_FAILURE',
-        `datum ${first.id} failed: ${first.reason}`,
-        finalDatums,
-      );
-    }
-    return this.endJob(job, 'JOB_SUCCESS', '', finalDatums);
-  }
-
   /** Updates a job (and its pipeline's last job state with its state) in one transaction. */
-  private update(job: JobRow, fields: Partial<Omit<JobRow, 'rowid'>>): void {
+  update(job: JobRow, fields: Partial<Omit<JobRow, 'rowid'>>): void {
     const { store } = this.o;
     store.transaction(() => {
       store.updateJob(job.rowid, fields);
@@ -488,7 +286,7 @@ export class Runner {
   }
 
   /** Reads a job's row again into `job` (and its running state), and tells its listeners. */
-  private refresh(job: JobRow): void {
+  refresh(job: JobRow): void {
     const fresh = this.o.store.jobByRowid(job.rowid);
     if (!fresh) return;
     const running = this.running.get(this.jobKey(fresh));
@@ -497,486 +295,9 @@ export class Runner {
     this.emitJob(fresh);
   }
 
-  /** A job's running state: its datum counters and the datum results not yet written. */
-  private newJobRun(
-    running: RunningJob,
-    spec: PipelineSpec,
-    jobDir: string,
-    output: CommitRow,
-  ): JobRun {
-    const job = running.job;
-    const counts = new Map(
-      (
-        this.o.store.db
-          .prepare('SELECT state, COUNT(*) AS n FROM pps_datums WHERE job_rowid = ? GROUP BY state')
-          .all(job.rowid) as { state: string; n: number }[]
-      ).map((row) => [row.state, row.n]),
-    );
-    const stats = this.o.store.db
-      .prepare(
-        `SELECT COALESCE(SUM(json_extract(stats, '$.downloadMs')), 0) AS downloadMs,
-           COALESCE(SUM(json_extract(stats, '$.processMs')), 0) AS processMs,
-           COALESCE(SUM(json_extract(stats, '$.uploadMs')), 0) AS uploadMs,
-           COALESCE(SUM(json_extract(stats, '$.downloadBytes')), 0) AS downloadBytes,
-           COALESCE(SUM(json_extract(stats, '$.uploadBytes')), 0) AS uploadBytes
-         FROM pps_datums WHERE job_rowid = ? AND state != 'SKIPPED'`,
-      )
-      .get(job.rowid) as Stats;
-    let baseEnv: Record<string, string> | Error;
-    try {
-      baseEnv = this.jobEnv(spec, job, output);
-    } catch (error) {
-      baseEnv = error as Error;
-    }
-    return {
-      running,
-      spec,
-      jobDir,
-      inputNames: inputLeaves(spec.input).map((leaf) => leaf.name),
-      baseEnv,
-      slotToken: `${job.rowid}.${job.restart}.${++this.runCount}`,
-      group: `job-${job.rowid}`,
-      parallelism: Math.min(spec.parallelism, this.cpuLimit),
-      counts,
-      total: [...counts.values()].reduce((a, b) => a + b, 0),
-      stats,
-      results: [],
-      flushTimer: null,
-    };
-  }
-
-  /** Queues a datum's result; results are written together (every 200 ms, or 200 of them). */
-  private recordDatum(
-    run: JobRun,
-    datumId: string,
-    fields: Partial<Omit<DatumRow, 'job_rowid' | 'id'>> & { state: DatumState },
-    stats: Stats,
-  ): void {
-    run.results.push({ id: datumId, fields });
-    run.counts.set('STARTING', (run.counts.get('STARTING') ?? 0) - 1);
-    run.counts.set(fields.state, (run.counts.get(fields.state) ?? 0) + 1);
-    for (const key of Object.keys(stats) as (keyof Stats)[]) run.stats[key] += stats[key];
-    if (run.results.length >= 200) this.flushDatums(run);
-    else if (!run.flushTimer) run.flushTimer = setTimeout(() => this.flushDatums(run), 200);
-  }
-
-  /**
-   * Writes the queued datum results and the job's counters in one transaction, without the WAL
-   * fsync: a crash of the process keeps it, a power cut may lose it (with the batches before
-   * it, until a later commit syncs the WAL); their datums are then simply run again.
-   */
-  private flushDatums(run: JobRun): void {
-    if (run.flushTimer) clearTimeout(run.flushTimer);
-    run.flushTimer = null;
-    const results = run.results;
-    run.results = [];
-    const job = run.running.job;
-    if (isTerminal(this.o.store.jobByRowid(job.rowid)?.state ?? 'JOB_KILLED')) return;
-    const count = (state: string) => run.counts.get(state) ?? 0;
-    this.o.store.unsyncedTransaction(() => {
-      for (const result of results) this.o.store.updateDatum(job.rowid, result.id, result.fields);
-      this.o.store.updateJob(job.rowid, {
-        data_processed: count('SUCCESS'),
-        data_skipped: count('SKIPPED'),
-        data_failed: count('FAILED'),
-        data_recovered: count('RECOVERED'),
-        data_total: run.total,
-        stats: JSON.stringify(run.stats),
-      });
-    });
-    this.refresh(job);
-  }
-
-  /** The environment every datum of the job shares (secrets are opened once per job). */
-  private jobEnv(spec: PipelineSpec, job: JobRow, output: CommitRow): Record<string, string> {
-    const env: Record<string, string> = {};
-    for (const key of passThroughEnv) {
-      const value = process.env[key];
-      if (value !== undefined) env[key] = value;
-    }
-    Object.assign(env, spec.transform.env);
-    for (const secret of spec.transform.secrets) {
-      if (!secret.envVar) continue;
-      const values = this.o.secrets.open(secret.name);
-      const value = values[secret.key];
-      if (value === undefined) throw new Error(`secret ${secret.name} has no key ${secret.key}`);
-      env[secret.envVar] = value;
-    }
-    Object.assign(env, {
-      PACH_JOB_ID: job.id,
-      PACH_OUTPUT_COMMIT_ID: output.id,
-      PPS_PROJECT_NAME: job.project,
-      PPS_PIPELINE_NAME: job.pipeline,
-    });
-    return env;
-  }
-
-  private datumEnv(run: JobRun, datumId: string, dirs: DatumDirs): Record<string, string> {
-    const env: Record<string, string> = {
-      ...(run.baseEnv as Record<string, string>),
-      PACH_DATUM_ID: datumId,
-      PFS: dirs.pfs,
-      PFS_OUT: dirs.out,
-    };
-    for (const name of run.inputNames)
-      env[`PFS_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`] = path.join(dirs.pfs, name);
-    return env;
-  }
-
-  /** Runs one datum (its tries, then errCmd); its result is queued with recordDatum. */
-  private async runDatum(run: JobRun, datum: DatumRow, dirs: DatumDirs): Promise<void> {
-    const { spec } = run;
-    const job = run.running.job;
-    const signal = run.running.controller.signal;
-    const files = JSON.parse(datum.data) as DatumFile[];
-    const started = Date.now();
-    const stats = emptyStats();
-    if (run.baseEnv instanceof Error) {
-      const reason = run.baseEnv.message;
-      this.systemLog(job, datum.id, `datum failed: ${reason}`);
-      this.recordDatum(
-        run,
-        datum.id,
-        { state: 'FAILED', reason, started_at: started, finished_at: Date.now() },
-        stats,
-      );
-      return;
-    }
-    const env = this.datumEnv(run, datum.id, dirs);
-    const rewrite = (list: string[]) => list.map((s) => rewritePfs(s, dirs.pfs));
-    const cwd = spec.transform.workingDir
-      ? rewritePfs(spec.transform.workingDir, dirs.pfs)
-      : dirs.root;
-    const launch = (
-      cmd: string[],
-      stdin: string[],
-      acceptReturnCode: number[],
-      extra: Pick<LaunchRequest, 'prepare' | 'collect'> = {},
-    ) =>
-      this.launcher.run({
-        cmd: rewrite(cmd),
-        stdin: stdin.length > 0 ? rewrite(stdin).join('\n') + '\n' : '',
-        env,
-        cwd,
-        timeoutMs: spec.datumTimeoutMs,
-        group: run.group,
-        limit: run.parallelism,
-        accept: acceptReturnCode,
-        ...extra,
-        signal,
-        onLine: (line) => this.log(job, datum.id, line, true),
-      });
-    let lastReason = '';
-    for (let attempt = 1; attempt <= spec.datumTries && !signal.aborted; attempt++) {
-      const prepared = prepareSpec(this.o.blobs, dirs, files, run.inputNames, run.slotToken);
-      if (spec.transform.workingDir) prepared.spec.dirs.push(cwd);
-      this.systemLog(
-        job,
-        datum.id,
-        `started datum ${datum.id} (attempt ${attempt} of ${spec.datumTries})`,
-      );
-      const launched = await launch(
-        spec.transform.cmd,
-        spec.transform.stdin,
-        spec.transform.acceptReturnCode,
-        {
-          prepare: prepared.spec,
-          collect: { out: dirs.out, stage: stageDir(run.jobDir) },
-        },
-      );
-      if (signal.aborted) return;
-      stats.downloadMs += launched.prepareMs;
-      stats.processMs += launched.ms;
-      stats.uploadMs += launched.collectMs;
-      stats.downloadBytes = prepared.bytes;
-      const result: ProcessResult = launched.prepareError
-        ? { ok: false, reason: `cannot prepare the inputs: ${launched.prepareError}` }
-        : launched.collectError
-          ? { ok: false, reason: `cannot read the outputs: ${launched.collectError}` }
-          : processResult(
-              launched,
-              spec.transform.cmd[0] ?? '',
-              spec.transform.acceptReturnCode,
-              spec.datumTimeoutMs,
-            );
-      if (result.ok) {
-        // The outputs stay staged (named by their hash) until the job finishes.
-        const outputs = launched.outputs;
-        stats.uploadBytes = outputs.reduce((n, f) => n + f.sizeBytes, 0);
-        this.recordDatum(
-          run,
-          datum.id,
-          {
-            state: 'SUCCESS',
-            reason: '',
-            output: JSON.stringify(outputs),
-            stored: 0,
-            stats: JSON.stringify(stats),
-            started_at: started,
-            finished_at: Date.now(),
-          },
-          stats,
-        );
-        this.systemLog(
-          job,
-          datum.id,
-          `finished datum ${datum.id} in ${((Date.now() - started) / 1000).toFixed(3)}s`,
-        );
-        return;
-      }
-      lastReason = result.reason;
-      this.systemLog(job, datum.id, `datum failed: ${result.reason}`);
-    }
-    if (signal.aborted) return;
-    let state: 'FAILED' | 'RECOVERED' = 'FAILED';
-    if (spec.transform.errCmd.length > 0) {
-      this.systemLog(job, datum.id, 'running errCmd');
-      const launched = await launch(spec.transform.errCmd, spec.transform.errStdin, []);
-      if (signal.aborted) return;
-      stats.processMs += launched.ms;
-      const result = processResult(
-        launched,
-        spec.transform.errCmd[0] ?? '',
-        [],
-        spec.datumTimeoutMs,
-      );
-      if (result.ok) state = 'RECOVERED';
-      this.systemLog(
-        job,
-        datum.id,
-        result.ok ? 'errCmd succeeded: datum recovered' : `errCmd failed: ${result.reason}`,
-      );
-    }
-    this.recordDatum(
-      run,
-      datum.id,
-      {
-        state,
-        reason: lastReason,
-        stats: JSON.stringify(stats),
-        started_at: started,
-        finished_at: Date.now(),
-      },
-      stats,
-    );
-  }
-
-  /**
-   * Moves staged outputs of successful datums into the blob store. Their bytes are made durable
-   * first (one filesystem sync for many files, else an fsync each), then they are renamed to
-   * their content address and the blob folders are synced (the same way): the output commit,
-   * written after this, never names a blob that a crash could lose or leave half-written.
-   */
-  private async storeOutputs(job: JobRow, datums: DatumRow[]): Promise<void> {
-    const jobDir = this.jobDir(job);
-    const staged = stageDir(jobDir);
-    const toStore = datums.filter((d) => d.state === 'SUCCESS' && d.stored === 0);
-    const byHash = new Map<string, string>();
-    for (const datum of toStore) {
-      for (const file of JSON.parse(datum.output ?? '[]') as OutputFile[])
-        if (!byHash.has(file.hash)) byHash.set(file.hash, path.join(staged, file.hash));
-    }
-    const blobDirs = new Set<string>();
-    const toMove: { from: string; hash: string }[] = [];
-    for (const [hash, from] of byHash) {
-      const target = this.o.blobs.pathOf(hash);
-      blobDirs.add(path.dirname(target));
-      // One synchronous stat each: far cheaper than as many thread-pool round trips.
-      if (!statSync(target, { throwIfNoEntry: false })?.isFile()) toMove.push({ from, hash });
-    }
-    if (toMove.length > 0) {
-      const synced = toMove.length >= syncWholeFsFrom && (await this.syncFilesystem(jobDir));
-      const made = new Set<string>();
-      await parallel(toMove, 8, async (move) => {
-        if (!synced) {
-          const handle = await open(move.from, 'r');
-          try {
-            await handle.sync();
-          } finally {
-            await handle.close();
-          }
-        }
-        const target = this.o.blobs.pathOf(move.hash);
-        const dir = path.dirname(target);
-        if (!made.has(dir)) {
-          await mkdir(dir, { recursive: true });
-          made.add(dir);
-        }
-        await rename(move.from, target);
-      });
-    }
-    // The blob folders' entries (the new ones, and any another writer has not synced yet): one
-    // filesystem sync for many folders, else an fsync each.
-    if (!(blobDirs.size >= syncWholeFsFrom && (await this.syncFilesystem(jobDir))))
-      await parallel([...blobDirs], 8, (dir) => fsyncDir(dir));
-    // Without the WAL fsync: the output commit, written next, syncs it; if it is lost, a
-    // restart finds these outputs in the blob store and marks them again.
-    this.o.store.unsyncedTransaction(() => {
-      for (const datum of toStore) this.o.store.updateDatum(job.rowid, datum.id, { stored: 1 });
-    });
-  }
-
-  /**
-   * Marks the work folder as the top of separate folder trees (`chattr +T`), so that ext4 places
-   * each job's folder in a block group of its own rather than beside the last jobs' (elsewhere
-   * it fails, harmlessly). Without a journal, ext4 skips the inodes freed in the last 30 s one by
-   * one when it allocates one: in the group where a finished job's folder was just removed,
-   * every file a datum creates would cost a scan over the removed files.
-   */
-  private async spreadJobFolders(): Promise<void> {
-    try {
-      await mkdir(this.workDir, { recursive: true });
-      await this.launcher.run({
-        cmd: ['chattr', '+T', this.workDir],
-        cwd: this.workDir,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-        stdin: '',
-        timeoutMs: 2_000,
-        group: 'sync',
-        limit: 4,
-      });
-    } catch {
-      // no work folder yet: the launcher makes it
-    }
-  }
-
-  /** syncfs(2) on the filesystem of `dir` (through `sync -f`); false if that is not available. */
-  private async syncFilesystem(dir: string): Promise<boolean> {
-    const result = await this.launcher.run({
-      cmd: ['sync', '-f', dir],
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-      stdin: '',
-      timeoutMs: 0,
-      group: 'sync',
-      limit: 4,
-    });
-    return result.error === '' && result.code === 0;
-  }
-
-  /**
-   * Ends a job: its output commit finishes (with the files on success, with `error` otherwise).
-   * `datums`: its datums when the caller has just read them.
-   */
-  private async endJob(
-    job: JobRow,
-    state: JobState,
-    reason: string,
-    datums?: DatumRow[],
-  ): Promise<void> {
-    const { store, pfs } = this.o;
-    const current = store.jobByRowid(job.rowid);
-    if (!current || isTerminal(current.state)) return;
-    const jobDatums = datums ?? store.datums(job.rowid);
-    const meta = await this.writeJobMeta(current, state, reason, jobDatums).catch(
-      (error: unknown) => {
-        console.error('pps: could not write job metadata', error);
-        return null;
-      },
-    );
-    if (isTerminal(store.jobByRowid(job.rowid)?.state ?? 'JOB_KILLED')) return;
-    const output = current.output_commit_rowid
-      ? pfs.commitByRowid(current.output_commit_rowid)
-      : undefined;
-    const finishJob = () => {
-      store.updateJob(job.rowid, { state, reason, finished_at: Date.now() });
-      store.setLastJobState(job.project, job.pipeline, state);
-      if (meta) this.landJobMeta(current, output, meta);
-    };
-    if (output && isOpen(output)) {
-      let files: OutputFile[] = [];
-      if (state === 'JOB_SUCCESS') {
-        const byPath = new Map<string, OutputFile>();
-        for (const datum of jobDatums) {
-          if (datum.state !== 'SUCCESS' && datum.state !== 'SKIPPED') continue;
-          for (const file of JSON.parse(datum.output ?? '[]') as OutputFile[])
-            byPath.set(file.path, file);
-        }
-        files = [...byPath.values()];
-      }
-      try {
-        pfs.finishCommitWithFiles(
-          output,
-          files,
-          state === 'JOB_SUCCESS' ? '' : reason || state,
-          finishJob,
-        );
-      } catch (error) {
-        const message = `could not write the output commit: ${(error as Error).message}`;
-        pfs.finishCommitWithFiles(output, [], message, () => {
-          store.updateJob(job.rowid, {
-            state: 'JOB_FAILURE',
-            reason: message,
-            finished_at: Date.now(),
-          });
-          store.setLastJobState(job.project, job.pipeline, 'JOB_FAILURE');
-        });
-      }
-    } else {
-      pfs.transaction(finishJob);
-    }
-    const ended = store.jobByRowid(job.rowid) as JobRow;
-    this.systemLog(ended, '', `job ${ended.state}${ended.reason ? `: ${ended.reason}` : ''}`, true);
-    this.emitJob(ended);
-    await rm(this.jobDir(job), { recursive: true, force: true }).catch(() => undefined);
-    this.launcher.forget(this.jobDir(job));
-  }
-
-  /** The job's metadata (the job, then every datum with its inputs and outputs) as a blob. */
-  private async writeJobMeta(
-    job: JobRow,
-    state: JobState,
-    reason: string,
-    rows: DatumRow[],
-  ): Promise<NewFile> {
-    const datums = rows.map((datum) => ({
-      id: datum.id,
-      state: datum.state,
-      reason: datum.reason,
-      inputs: (JSON.parse(datum.data) as DatumFile[]).map((f) => ({
-        input: f.input,
-        path: f.path,
-        hash: f.hash,
-        sizeBytes: f.sizeBytes,
-      })),
-      outputs: JSON.parse(datum.output ?? '[]') as OutputFile[],
-      stats: JSON.parse(datum.stats || '{}') as unknown,
-    }));
-    const document = {
-      job: {
-        project: job.project,
-        pipeline: job.pipeline,
-        id: job.id,
-        pipelineVersion: job.pipeline_version,
-        state,
-        reason,
-        restart: job.restart,
-        created: new Date(job.created_at).toISOString(),
-        started: job.started_at === null ? null : new Date(job.started_at).toISOString(),
-        finished: new Date().toISOString(),
-        stats: JSON.parse(job.stats || '{}') as unknown,
-      },
-      datums,
-    };
-    const blob = await this.o.blobs.writeBytes(
-      Buffer.from(JSON.stringify(document, null, 1) + '\n'),
-    );
-    return { path: '/job.json', hash: blob.hash, sizeBytes: blob.sizeBytes };
-  }
-
-  /** The job's commit in the pipeline's meta repo: same ID, same provenance as its output. */
-  private landJobMeta(job: JobRow, output: CommitRow | undefined, file: NewFile): void {
-    const { pfs } = this.o;
-    const repo = pfs.findRepo({ project: job.project, name: job.pipeline, type: 'meta' });
-    if (!repo || pfs.findCommit(repo, job.id)) return;
-    const commit = pfs.startCommit(repo, 'master', null, `job ${job.id}`, 'AUTO', job.id);
-    if (output) pfs.addProvenance(commit, pfs.directProvenance(output));
-    pfs.finishCommitWithFiles(commit, [file], '');
-  }
-
   // ---- control --------------------------------------------------------------------------
 
-  private stop(running: RunningJob, state: JobState, reason: string): void {
+  stop(running: RunningJob, state: JobState, reason: string): void {
     if (!running.stopReason) running.stopReason = { state, reason };
     running.controller.abort();
   }
@@ -990,7 +311,7 @@ export class Runner {
       await running.done;
       return;
     }
-    await this.endJob(job, state, reason);
+    await this.outputs.endJob(job, state, reason);
   }
 
   /** Stops every job of a pipeline (before deleting it). */
@@ -1003,72 +324,25 @@ export class Runner {
   // ---- cron -----------------------------------------------------------------------------
 
   scheduleCrons(state: PipelineStateRow): void {
-    this.clearCrons(state.project, state.name);
-    if (state.stopped || this.closed) return;
-    let spec: PipelineSpec;
-    try {
-      spec = this.spec(state.project, state.name);
-    } catch {
-      return;
-    }
-    for (const leaf of inputLeaves(spec.input)) {
-      if (leaf.kind !== 'cron') continue;
-      const schedule = parseCron(leaf.spec);
-      const key = `${state.project}/${state.name}/${leaf.name}`;
-      const arm = () => {
-        const delay = Math.max(0, schedule.next(Date.now()) - Date.now());
-        const timer = setTimeout(
-          () => {
-            if (this.closed) return;
-            void this.tick(leaf).catch((error: unknown) =>
-              console.error('pps: cron tick failed', error),
-            );
-            arm();
-          },
-          Math.min(delay, 2 ** 31 - 1),
-        );
-        timer.unref();
-        this.cronTimers.set(key, timer);
-      };
-      arm();
-    }
+    this.crons.scheduleCrons(state);
   }
 
   clearCrons(project: string, name: string): void {
-    for (const [key, timer] of this.cronTimers) {
-      if (key.startsWith(`${project}/${name}/`)) {
-        clearTimeout(timer);
-        this.cronTimers.delete(key);
-      }
-    }
+    this.crons.clearCrons(project, name);
   }
 
   /** A cron tick: a commit with a file named by the time (all earlier ones removed if overwrite). */
-  async tick(leaf: CronInputSpec): Promise<void> {
-    const repo = this.o.pfs.getRepo({ project: leaf.project, name: leaf.repo, type: 'user' });
-    const time = new Date().toISOString();
-    const blob = await this.o.blobs.writeBytes(Buffer.from(''));
-    this.o.pfs.landCommit(
-      repo,
-      'master',
-      `cron tick ${time}`,
-      [{ path: `/${time}`, hash: blob.hash, sizeBytes: 0 }],
-      leaf.overwrite ? ['/'] : [],
-    );
+  tick(leaf: CronInputSpec): Promise<void> {
+    return this.crons.tick(leaf);
   }
 
-  async runCron(project: string, name: string): Promise<void> {
-    const spec = this.spec(project, name);
-    const crons = inputLeaves(spec.input).filter(
-      (leaf): leaf is CronInputSpec => leaf.kind === 'cron',
-    );
-    if (crons.length === 0) throw failedPrecondition(`pipeline ${name} has no cron input`);
-    for (const leaf of crons) await this.tick(leaf);
+  runCron(project: string, name: string): Promise<void> {
+    return this.crons.runCron(project, name);
   }
 
   // ---- logs -----------------------------------------------------------------------------
 
-  private log(job: JobRow, datumId: string, message: string, user: boolean, master = false): void {
+  log(job: JobRow, datumId: string, message: string, user: boolean, master = false): void {
     this.o.logs.append({
       project: job.project,
       pipeline: job.pipeline,
@@ -1080,7 +354,7 @@ export class Runner {
     });
   }
 
-  private systemLog(job: JobRow, datumId: string, message: string, master = false): void {
+  systemLog(job: JobRow, datumId: string, message: string, master = false): void {
     this.log(job, datumId, message, false, master);
   }
 }

@@ -1,0 +1,116 @@
+import type { OutputFile } from '../pps-store.ts';
+
+/**
+ * The messages between the server (launcher.ts) and the launcher process (launcher/main.ts):
+ * JSON lines. The server sends `run`, `kill` and `forget` (a job ended: its slots' shells end);
+ * the launcher answers `line` (one line of a process's output) and `exit` (its result).
+ */
+
+/**
+ * The shell a request runs in: one long-lived `sh` per key (a worker slot of a job), started
+ * with `argv` (plain `/bin/sh`, or `/bin/sh` inside a sandbox, see sandbox.ts) on the first
+ * request of that key and ended by `forget`.
+ */
+export interface ShellSpec {
+  key: string;
+  argv: string[];
+  /**
+   * Whether `argv` makes a sandbox: then whatever a process leaves running is killed when it
+   * ends, and its outputs are taken as untrusted (links only inside /pfs, owned by the server).
+   */
+  sandboxed: boolean;
+}
+
+/**
+ * A datum folder that the datums of one job run reuse one after another: emptied after a
+ * success, emptied again before the next datum after a failure or when its token is new. Its
+ * folders are never removed while the job runs (a sandbox binds them).
+ */
+export interface SlotFolder {
+  root: string;
+  pfs: string;
+  /** One folder per input, under `pfs`. */
+  inputs: string[];
+  out: string;
+  /** Where emptying the slot moves what it held (removed later with the job's folder). */
+  trash: string;
+  /** Differs between job runs, so a new run never trusts a folder an earlier one left. */
+  token: string;
+  /** Made the owner of `out` (uid = gid) when set: the sandbox's unprivileged user. */
+  outOwner?: number;
+}
+
+export interface PrepareSpec {
+  slot?: SlotFolder;
+  /** Made (with parents) besides the slot's own folders. */
+  dirs: string[];
+  /** [source, target, size]: copied (reflinked where the filesystem can). */
+  copies: [string, string, number][];
+  /** Created empty. */
+  empties: string[];
+}
+
+/** What a request asks for, as sent (the server's LaunchRequest without its callbacks). */
+export interface RunFields {
+  cmd: string[];
+  cwd: string;
+  env: Record<string, string>;
+  /** Written to the process's stdin, which is then closed. */
+  stdin: string;
+  /** Killed (its whole sandbox or process group) after this long; 0 = no limit. */
+  timeoutMs: number;
+  /** At most `limit` processes of one group run at once. */
+  group: string;
+  limit: number;
+  /** Exit codes that count as success besides 0 (for `collect`). */
+  accept?: number[];
+  /** The shell it runs in; without one it is started directly (a utility: sync, chattr). */
+  shell?: ShellSpec;
+  /** Done before the process starts (as soon as the request arrives, while others run). */
+  prepare?: PrepareSpec;
+  /**
+   * Done after a successful exit: each file under `out` is hashed and moved to `stage`/<hash>;
+   * then the slot is emptied into its `trash` folder.
+   */
+  collect?: { out: string; stage: string };
+}
+
+export interface LaunchResult {
+  code: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  killed: boolean;
+  /** Why it could not start ('' when it did). */
+  error: string;
+  /** How long the process ran. */
+  ms: number;
+  prepareMs: number;
+  collectMs: number;
+  /** Why `prepare` failed ('' when it did not; the process did not run then). */
+  prepareError: string;
+  outputs: OutputFile[];
+  /** Why `collect` failed ('' when it did not). */
+  collectError: string;
+}
+
+export const noResult: LaunchResult = {
+  code: null,
+  signal: null,
+  timedOut: false,
+  killed: false,
+  error: '',
+  ms: 0,
+  prepareMs: 0,
+  collectMs: 0,
+  prepareError: '',
+  outputs: [],
+  collectError: '',
+};
+
+export type ToLauncher =
+  | ({ t: 'run'; id: number } & RunFields)
+  | { t: 'kill'; id: number }
+  | { t: 'forget'; prefix: string };
+
+export type FromLauncher =
+  { t: 'line'; id: number; line: string } | ({ t: 'exit'; id: number } & LaunchResult);

@@ -1,0 +1,301 @@
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  constants,
+  copyFileSync,
+  createReadStream,
+  fchmodSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { OutputFile } from '../pps-store.ts';
+import type { PrepareSpec, SlotFolder } from './protocol.ts';
+
+/**
+ * A datum's files in the launcher: its inputs copied into its slot folder before it runs, its
+ * outputs hashed and staged after it succeeded, and the slot emptied for the next datum.
+ * Making and removing folders costs more than running a small process, so the datums of one job
+ * reuse a slot folder one after another (and a sandbox binds its folders for the whole job).
+ * Small files are copied, read and renamed with synchronous calls (cheaper than a thread-pool
+ * round trip), over a spare file of an earlier datum when there is one; large ones
+ * asynchronously.
+ */
+
+/** Files up to this size are read whole to hash them; bigger ones are streamed. */
+const smallFile = 4 * 1024 * 1024;
+/** Slot folders known to be empty and ready, by root: the token of the job run that made them. */
+const readySlots = new Map<string, string>();
+/** Stage folders made already. */
+const stages = new Set<string>();
+let trashCount = 0;
+/**
+ * Spare files by trash folder: input copies of earlier datums, overwritten in place to become a
+ * later datum's input. A new file costs an inode, which ext4 allocates slowly after many
+ * deletions; overwriting a spare one costs neither an inode nor new blocks.
+ */
+const spares = new Map<string, string[]>();
+const maxSpares = 64;
+const copyBuffer = Buffer.allocUnsafe(64 * 1024);
+
+/** Moves `full` into the slot's trash folder (a rename: far cheaper than deleting a file). */
+function discard(slot: SlotFolder, full: string): string {
+  const target = path.join(slot.trash, `${process.pid}-${++trashCount}`);
+  renameSync(full, target);
+  return target;
+}
+
+/** Whether a slot's folders are missing (first use) rather than only not known to be empty. */
+function missing(dir: string): boolean {
+  return statSync(dir, { throwIfNoEntry: false }) === undefined;
+}
+
+/**
+ * Empties a slot not known to be empty (or makes it): its input and output folders stay (a
+ * sandbox may bind them), what they hold goes to the trash.
+ */
+function rebuildSlot(slot: SlotFolder): void {
+  readySlots.delete(slot.root);
+  mkdirSync(slot.trash, { recursive: true });
+  if (missing(slot.pfs)) {
+    rmSync(slot.root, { recursive: true, force: true });
+    mkdirSync(slot.pfs, { recursive: true });
+  }
+  const expected = new Set([...slot.inputs, slot.out].map((dir) => path.basename(dir)));
+  for (const name of readdirSync(slot.pfs))
+    if (!expected.has(name)) discard(slot, path.join(slot.pfs, name));
+  for (const dir of [...slot.inputs, slot.out]) {
+    if (missing(dir)) mkdirSync(dir);
+    else for (const name of readdirSync(dir)) discard(slot, path.join(dir, name));
+  }
+  if (slot.outOwner !== undefined) chownSync(slot.out, slot.outOwner, slot.outOwner);
+}
+
+/**
+ * Empties a slot after a successful datum so the next one finds only its own files (what it
+ * held goes to the trash). Input files become spares.
+ */
+export function resetSlot(slot: SlotFolder, outEmpty: boolean): void {
+  readySlots.delete(slot.root);
+  let pool = spares.get(slot.trash);
+  if (!pool) spares.set(slot.trash, (pool = []));
+  for (const dir of slot.inputs)
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const moved = discard(slot, path.join(dir, entry.name));
+      // (One that has another name by then is not overwritten: see overwrite.)
+      if (entry.isFile() && pool.length < maxSpares) pool.push(moved);
+    }
+  if (!outEmpty) for (const name of readdirSync(slot.out)) discard(slot, path.join(slot.out, name));
+  const expected = new Set([...slot.inputs, slot.out].map((dir) => path.basename(dir)));
+  for (const name of readdirSync(slot.pfs))
+    if (!expected.has(name)) discard(slot, path.join(slot.pfs, name));
+  readySlots.set(slot.root, slot.token);
+}
+
+/** The slot's next datum may not trust it: it is emptied before that datum's inputs arrive. */
+export function distrustSlot(root: string): void {
+  readySlots.delete(root);
+}
+
+/**
+ * Writes the bytes of `src` over the spare file `dst` in place (then cuts off what is left of its
+ * old bytes and gives it the mode of `src`): truncating it first would free its blocks and the
+ * write allocate new ones, which costs more on ext4 than the copy itself. A file with another
+ * name (a link a process made) must keep its bytes: it is not written.
+ */
+function overwrite(src: string, dst: string): void {
+  const from = openSync(src, 'r');
+  try {
+    const to = openSync(dst, 'r+');
+    try {
+      const old = fstatSync(to);
+      if (old.nlink !== 1 || !old.isFile()) throw new Error('not a spare file');
+      let at = 0;
+      for (;;) {
+        const n = readSync(from, copyBuffer, 0, copyBuffer.length, at);
+        for (let written = 0; written < n;)
+          written += writeSync(to, copyBuffer, written, n - written, at + written);
+        at += n;
+        if (n < copyBuffer.length) break; // the end of the file
+      }
+      if (old.size > at) ftruncateSync(to, at);
+      const mode = fstatSync(from).mode & 0o7777;
+      if ((old.mode & 0o7777) !== mode) fchmodSync(to, mode);
+    } finally {
+      closeSync(to);
+    }
+  } finally {
+    closeSync(from);
+  }
+}
+
+/** Copies a small file to `dst`, over a spare file of the slot's trash when there is one. */
+function copySmall(src: string, dst: string, slot: SlotFolder | undefined): void {
+  const spare = slot ? spares.get(slot.trash)?.pop() : undefined;
+  if (spare) {
+    try {
+      renameSync(spare, dst);
+    } catch {
+      // gone with its job's folder: a new file then
+      copyFileSync(src, dst);
+      return;
+    }
+    try {
+      overwrite(src, dst);
+      return;
+    } catch {
+      // not writable (a process changed its mode) or linked: a new file then
+      rmSync(dst, { force: true });
+    }
+  }
+  copyFileSync(src, dst);
+}
+
+/**
+ * Puts a datum's inputs in place: a slot not known to be empty (first use, a new token, or its
+ * last process failed) is emptied first; then `dirs` are made, `copies` copied (reflinks where
+ * the filesystem can) and `empties` created empty.
+ */
+export async function prepare(spec: PrepareSpec): Promise<void> {
+  if (spec.slot && readySlots.get(spec.slot.root) !== spec.slot.token) rebuildSlot(spec.slot);
+  if (spec.slot) readySlots.delete(spec.slot.root);
+  const made = new Set<string>(spec.slot ? [...spec.slot.inputs, spec.slot.out] : []);
+  const ensureDir = (dir: string) => {
+    if (made.has(dir)) return;
+    mkdirSync(dir, { recursive: true });
+    made.add(dir);
+  };
+  for (const dir of spec.dirs) ensureDir(dir);
+  for (const [, dst] of spec.copies) ensureDir(path.dirname(dst));
+  for (const file of spec.empties) ensureDir(path.dirname(file));
+  for (const file of spec.empties) writeFileSync(file, '');
+  const large: Promise<void>[] = [];
+  for (const [src, dst, size] of spec.copies) {
+    if (size > smallFile) large.push(fsp.copyFile(src, dst, constants.COPYFILE_FICLONE));
+    else copySmall(src, dst, spec.slot);
+  }
+  await Promise.all(large);
+}
+
+/** A file's sha256 and size: read whole when small, else streamed. */
+async function hashFile(file: string): Promise<{ hash: string; size: number }> {
+  const hasher = createHash('sha256');
+  const fd = openSync(file, 'r');
+  let size: number;
+  try {
+    size = fstatSync(fd).size;
+    if (size <= smallFile) {
+      const bytes = Buffer.allocUnsafe(size);
+      let read = 0;
+      while (read < size) {
+        const n = readSync(fd, bytes, read, size - read, read);
+        if (n === 0) break;
+        read += n;
+      }
+      hasher.update(bytes.subarray(0, read));
+      size = read;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  if (size > smallFile) {
+    size = 0;
+    for await (const chunk of createReadStream(file)) {
+      hasher.update(chunk as Buffer);
+      size += (chunk as Buffer).length;
+    }
+  }
+  return { hash: hasher.digest('hex'), size };
+}
+
+/**
+ * Where a link a sandboxed process made points on the host: its target read as the sandbox sees
+ * it (`/pfs/…` is the slot's `pfs` folder), which must lie inside the slot's `pfs` folder —
+ * never a file of the host the process could not see.
+ */
+function linkInsideSlot(link: string, pfs: string): string {
+  const target = readlinkSync(link);
+  const mapped =
+    target === '/pfs' || target.startsWith('/pfs/')
+      ? path.join(pfs, target.slice('/pfs'.length))
+      : path.resolve(path.dirname(link), target);
+  const real = realpathSync(mapped);
+  const root = realpathSync(pfs);
+  if (real !== root && !real.startsWith(root + path.sep))
+    throw new Error(`output ${path.basename(link)} is a link to outside /pfs`);
+  return real;
+}
+
+/**
+ * Hashes the outputs under `spec.out` and moves each to `spec.stage`/<hash> (a link to a file
+ * becomes a copy of it; from a sandbox, only a link to a file under its /pfs).
+ * `outEmpty`: whether every entry was a file, now moved.
+ */
+export async function collect(spec: {
+  out: string;
+  stage: string;
+  /** The slot's pfs folder, when a sandbox made the outputs. */
+  sandboxPfs?: string;
+}): Promise<{ outputs: OutputFile[]; outEmpty: boolean }> {
+  if (!stages.has(spec.stage)) {
+    mkdirSync(spec.stage, { recursive: true });
+    stages.add(spec.stage);
+  }
+  const outputs: OutputFile[] = [];
+  let outEmpty = true;
+  const walk = async (dir: string, prefix: string): Promise<void> => {
+    const names = readdirSync(dir, { withFileTypes: true });
+    names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of names) {
+      const full = path.join(dir, entry.name);
+      const resolved =
+        entry.isSymbolicLink() && spec.sandboxPfs !== undefined
+          ? linkInsideSlot(full, spec.sandboxPfs)
+          : full;
+      const info = entry.isSymbolicLink() ? statSync(resolved) : null;
+      if (entry.isDirectory() || info?.isDirectory()) {
+        outEmpty = false;
+        await walk(resolved, `${prefix}/${entry.name}`);
+      } else if (entry.isFile() || info?.isFile()) {
+        // A link to a file becomes a copy of it: the staged file is what lands in the store.
+        if (info) {
+          await fsp.copyFile(resolved, `${full}.ivory-link`);
+          renameSync(`${full}.ivory-link`, full);
+        }
+        // A sandboxed process's file becomes the server's, read-only to others, before it is
+        // hashed (it cannot be changed after).
+        if (spec.sandboxPfs !== undefined) {
+          if (process.getuid?.() === 0) chownSync(full, 0, 0);
+          chmodSync(full, 0o644);
+        }
+        const { hash, size } = await hashFile(full);
+        renameSync(full, path.join(spec.stage, hash));
+        outputs.push({ path: `${prefix}/${entry.name}`, hash, sizeBytes: size });
+      } else outEmpty = false;
+    }
+  };
+  await walk(spec.out, '');
+  return { outputs, outEmpty };
+}
+
+/** A job ended: its folders are forgotten. */
+export function forgetFolders(prefix: string): void {
+  const under = (dir: string) => dir === prefix || dir.startsWith(prefix + path.sep);
+  for (const root of readySlots.keys()) if (under(root)) readySlots.delete(root);
+  for (const stage of stages) if (under(stage)) stages.delete(stage);
+  for (const trash of spares.keys()) if (under(trash)) spares.delete(trash);
+}

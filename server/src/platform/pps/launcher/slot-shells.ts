@@ -1,0 +1,372 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  ftruncateSync,
+  openSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
+import { constants as osConstants } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
+import type { RunFields, ShellSpec } from './protocol.ts';
+
+/**
+ * The shells that start datum processes: one long-lived `sh` per worker slot of a job (inside
+ * that slot's sandbox, or plain), each in a process group of its own. Forking a small shell
+ * costs far less than forking a Node process; a shell starts its process with vfork when it can.
+ *
+ * At most `limit` processes of a job run at once: the job's shells share a FIFO holding `limit`
+ * one-byte tokens. A shell is handed its slot's next request at once; it waits for a token
+ * (`read`), reports the start ("S <id>"), runs the process, puts the token back and reports the
+ * exit ("X <id> <status>"). So the next process starts the moment the last one exits, without
+ * waiting for this process. Every process writes its stdout and stderr to its shell's log (fd 3,
+ * appending); after each process the shell appends a marker line naming it, so output is never
+ * credited to the wrong process. Killing a process (a timeout, a stop) kills the shell's whole
+ * process group (and sandbox); the shell is started again for the slot's next request.
+ */
+
+export interface ShellEntry {
+  id: number;
+  request: RunFields;
+  /** Set by the shell's "S" line. */
+  started: number;
+  onStart(entry: ShellEntry): void;
+  onLine(entry: ShellEntry, line: string): void;
+  /** `status`: the exit status, or null when the shell died under it. */
+  onExit(entry: ShellEntry, status: number | null, signal: string | null): void;
+}
+
+interface Group {
+  fifo: string;
+  fd: number;
+  limit: number;
+  shells: Set<Shell>;
+}
+
+interface Shell {
+  key: string;
+  group: Group;
+  child: ChildProcess;
+  /** Requests handed to it, in order: the first runs (or waits for a token). */
+  queue: ShellEntry[];
+  /** Requests whose output may still be in the log (the first owns what is read next). */
+  logOwners: ShellEntry[];
+  dead: boolean;
+  /** Killed, not gone yet: the slot's next request gets a new shell. */
+  dying: boolean;
+  logPath: string;
+  logFd: number;
+  logOffset: number;
+  logText: string;
+  decoder: StringDecoder;
+}
+
+const readBuffer = Buffer.alloc(64 * 1024);
+/** A shell's log file is emptied when a process ends and it has grown past this. */
+const logLimit = 1024 * 1024;
+const signalNames: Record<number, string> = Object.fromEntries(
+  Object.entries(osConstants.signals).map(([name, n]) => [n, name]),
+);
+/** Part of the log markers: a process cannot end another's output by accident. */
+const markerNonce = randomBytes(8).toString('hex');
+const marker = (id: number) => `\x1e${markerNonce}:${id}\x1e\n`;
+const quote = (text: string) => `'${String(text).replace(/'/g, "'\\''")}'`;
+const shellName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** dash's search path when the environment has none. */
+const defaultPath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+/** Names dash reads as its own (builtins, keywords): it would not run a program of that name. */
+const shellWords = new Set(
+  (
+    '. : [ alias bg break cd chdir command continue echo eval exec exit export false fc fg ' +
+    'getopts hash jobs kill local printf pwd read readonly return set shift test times trap ' +
+    'true type ulimit umask unalias unset wait if then else elif fi case esac for while until ' +
+    'do done { } ! in'
+  ).split(' '),
+);
+
+export class SlotShells {
+  private readonly groups = new Map<string, Group>();
+  private readonly shells = new Map<string, Shell>();
+  /** Whether a name is a program on a PATH, by PATH and name, until `forget`. */
+  private readonly programsOnPath = new Map<string, boolean>();
+  private count = 0;
+
+  /** `logDir`: where the shells' logs and the jobs' token FIFOs live. */
+  constructor(private readonly logDir: string) {
+    /** Reads the logs of busy shells while their processes run (lines reach the server soon). */
+    setInterval(() => {
+      for (const shell of this.shells.values()) if (shell.queue.length > 0) this.readLog(shell);
+    }, 200).unref();
+  }
+
+  /** Hands a prepared request to its slot's shell (started first when there is none). */
+  run(entry: ShellEntry): void {
+    const spec = entry.request.shell as ShellSpec;
+    const current = this.shells.get(spec.key);
+    const shell = current && !current.dying ? current : this.newShell(spec, entry.request);
+    const command = this.shellCommand(entry.id, entry.request);
+    shell.queue.push(entry);
+    shell.logOwners.push(entry);
+    shell.child.stdin?.write(command);
+  }
+
+  /** Kills the shell running (or holding) `entry`; it reports the entry's exit. */
+  kill(entry: ShellEntry): void {
+    for (const shell of this.shells.values())
+      if (shell.queue.includes(entry)) return this.killShell(shell);
+  }
+
+  /** Ends the shells of the slots under `prefix` (their job ended) and their job's token FIFO. */
+  forget(prefix: string): void {
+    const under = (key: string) => key === prefix || key.startsWith(prefix + path.sep);
+    for (const shell of this.shells.values())
+      if (under(shell.key)) {
+        if (shell.queue.length > 0) this.killShell(shell);
+        else shell.child.stdin?.end();
+      }
+    this.programsOnPath.clear();
+  }
+
+  /** Kills every shell (the server is gone). */
+  close(): void {
+    for (const shell of this.shells.values()) this.killShell(shell);
+  }
+
+  private group(name: string, limit: number): Group {
+    let group = this.groups.get(name);
+    if (!group) {
+      const fifo = path.join(this.logDir, `tokens-${++this.count}`);
+      const made = spawnSync('mkfifo', ['-m', '0600', fifo]);
+      if (made.status !== 0) throw new Error(`cannot make a FIFO: ${String(made.stderr)}`);
+      // Read and write: never blocks to open, and never sees an end while this process lives.
+      const fd = openSync(fifo, 'r+');
+      rmSync(fifo, { force: true });
+      group = { fifo, fd, limit: Math.max(1, limit), shells: new Set() };
+      writeSync(group.fd, '\n'.repeat(group.limit));
+      this.groups.set(name, group);
+    }
+    return group;
+  }
+
+  private newShell(spec: ShellSpec, request: RunFields): Shell {
+    const group = this.group(request.group, request.limit);
+    const logPath = path.join(this.logDir, String(++this.count));
+    const logFd = openSync(logPath, 'a+');
+    const [program = '/bin/sh', ...args] = spec.argv;
+    // fd 3: the log (appending); fd 4: the job's tokens.
+    const child = spawn(program, args, {
+      stdio: ['pipe', 'pipe', 'ignore', logFd, group.fd],
+      env: {},
+      detached: true,
+    });
+    const shell: Shell = {
+      key: spec.key,
+      group,
+      child,
+      queue: [],
+      logOwners: [],
+      dead: false,
+      dying: false,
+      logPath,
+      logFd,
+      logOffset: 0,
+      logText: '',
+      decoder: new StringDecoder('utf8'),
+    };
+    this.shells.set(spec.key, shell);
+    group.shells.add(shell);
+    child.stdin?.on('error', () => undefined);
+    const lines = createInterface({ input: child.stdout!, crlfDelay: Infinity });
+    lines.on('line', (line) => {
+      const [kind, id, value] = line.split(' ');
+      const entry = shell.queue[0];
+      if (!entry || entry.id !== Number(id)) return;
+      if (kind === 'S') {
+        entry.started = performance.now();
+        entry.onStart(entry);
+      } else if (kind === 'X') this.onProcessExit(shell, Number(value));
+    });
+    // 'close': every line it printed has been read by then.
+    child.on('close', () => this.onShellGone(shell));
+    child.on('error', () => this.onShellGone(shell));
+    return shell;
+  }
+
+  private killShell(shell: Shell): void {
+    if (shell.dead) return;
+    shell.dying = true;
+    try {
+      process.kill(-(shell.child.pid as number), 'SIGKILL');
+    } catch {
+      shell.child.kill('SIGKILL');
+    }
+  }
+
+  private onProcessExit(shell: Shell, status: number): void {
+    const entry = shell.queue.shift() as ShellEntry;
+    this.readLog(shell);
+    if (shell.logOwners[0] === entry) {
+      // Its marker was not found (it cannot be missing, but its output must end with it).
+      shell.logText = this.sendLines(entry, shell.logText, true);
+      shell.logOwners.shift();
+    }
+    if (shell.logOffset > logLimit && shell.logOwners.length === 0) {
+      ftruncateSync(shell.logFd, 0);
+      shell.logOffset = 0;
+    }
+    if (status >= 128 && status - 128 in signalNames)
+      entry.onExit(entry, null, signalNames[status - 128] as string);
+    else entry.onExit(entry, status, null);
+  }
+
+  private onShellGone(shell: Shell): void {
+    if (shell.dead) return;
+    shell.dead = true;
+    this.readLog(shell);
+    if (this.shells.get(shell.key) === shell) this.shells.delete(shell.key);
+    const group = shell.group;
+    group.shells.delete(shell);
+    const held = shell.queue;
+    shell.queue = [];
+    // A process that started and never put its token back (killed, or it killed its shell).
+    if (held[0]?.started) writeSync(group.fd, '\n');
+    for (const entry of held) {
+      // What it printed last may lack its marker: it is still its own.
+      if (shell.logOwners[0] === entry) this.sendLines(entry, shell.logText, true);
+      shell.logText = '';
+      shell.logOwners = shell.logOwners.filter((owner) => owner !== entry);
+      entry.onExit(entry, null, null);
+    }
+    closeSync(shell.logFd);
+    rmSync(shell.logPath, { force: true });
+    if (group.shells.size === 0)
+      for (const [name, g] of this.groups)
+        if (g === group) {
+          this.groups.delete(name);
+          closeSync(g.fd);
+        }
+  }
+
+  /** Sends the complete lines of `text` as `entry`'s output; returns the unfinished last line. */
+  private sendLines(entry: ShellEntry | undefined, text: string, final: boolean): string {
+    let start = 0;
+    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
+      if (entry) entry.onLine(entry, text.slice(start, newline));
+      start = newline + 1;
+    }
+    const rest = text.slice(start);
+    if (!final) return rest;
+    if (entry && rest) entry.onLine(entry, rest);
+    return '';
+  }
+
+  /** Reads what the shell's processes added to its log and credits it to its owners. */
+  private readLog(shell: Shell): void {
+    for (;;) {
+      let n = 0;
+      try {
+        n = readSync(shell.logFd, readBuffer, 0, readBuffer.length, shell.logOffset);
+      } catch {
+        break;
+      }
+      if (n === 0) break;
+      shell.logOffset += n;
+      shell.logText += shell.decoder.write(readBuffer.subarray(0, n));
+      if (n < readBuffer.length) break; // the end of the file, for now
+    }
+    for (;;) {
+      const owner = shell.logOwners[0];
+      const at = owner ? shell.logText.indexOf(marker(owner.id)) : -1;
+      if (!owner || at === -1) {
+        shell.logText = this.sendLines(owner, shell.logText, false);
+        return;
+      }
+      this.sendLines(owner, shell.logText.slice(0, at), true);
+      shell.logText = shell.logText.slice(at + marker(owner.id).length);
+      shell.logOwners.shift();
+    }
+  }
+
+  /**
+   * Whether the shell finds `name` as a program file on `searchPath`: in one of its absolute
+   * folders, before any relative one (those depend on the working folder).
+   */
+  private isProgramOnPath(name: string, searchPath: string): boolean {
+    const key = `${searchPath}\0${name}`;
+    let found = this.programsOnPath.get(key);
+    if (found !== undefined) return found;
+    found = false;
+    for (const dir of searchPath.split(':')) {
+      if (!path.isAbsolute(dir)) break;
+      const candidate = path.join(dir, name);
+      try {
+        if (statSync(candidate).isFile()) {
+          accessSync(candidate, constants.X_OK);
+          found = true;
+          break;
+        }
+      } catch {
+        // not there, or not executable: the next folder
+      }
+    }
+    this.programsOnPath.set(key, found);
+    return found;
+  }
+
+  /**
+   * The shell command that runs a request: wait for a token, cd, environment, the program with
+   * its stdin (a here-document) and its output to the log (fd 3); then the token back, the
+   * marker and the exit line. In a sandbox, whatever the process left running is killed first.
+   *
+   * When the program is a file the shell will find (a path, or a name on PATH that is not one of
+   * the shell's own words) and every variable has a shell name, it runs as a simple command in a
+   * group (`{ cd dir && VAR=value prog args; }`), which dash starts with vfork: cheaper than the
+   * fork of a subshell, about a sixth of a trivial datum's time. (The shell's own working folder
+   * changes with it; every command sets it.) Otherwise (`echo`, `exit`, a name on a relative PATH
+   * folder, variables that need `env -i`) it runs in a subshell that execs it, where the program
+   * runs rather than a builtin, and nothing it does touches this shell.
+   */
+  private shellCommand(id: number, request: RunFields): string {
+    const env = Object.entries(request.env ?? {});
+    const [name = ''] = request.cmd;
+    const argv = request.cmd.map(quote).join(' ');
+    const endOfInput = `IVORY_STDIN_${markerNonce}_${id}`;
+    const input = request.stdin ? `<<'${endOfInput}'` : '</dev/null';
+    const redirect = `${input} >&3 2>&3 3>&- 4>&-`;
+    const shellNames = env.every(([key]) => shellName.test(key));
+    const simple =
+      shellNames &&
+      name !== '' &&
+      !name.includes('=') &&
+      !shellWords.has(name) &&
+      (name.includes('/') || this.isProgramOnPath(name, request.env?.PATH ?? defaultPath));
+    let run: string;
+    if (simple) {
+      const assignments = env.map(([k, v]) => `${k}=${quote(v)} `).join('');
+      run = `{ cd ${quote(request.cwd)} && ${assignments}${argv}; } ${redirect}; s=$?`;
+    } else {
+      // `env -i` (one more exec) only when a variable's name is not a shell name.
+      const exec = shellNames
+        ? `${env.length > 0 ? `export ${env.map(([k, v]) => quote(`${k}=${v}`)).join(' ')}; ` : ''}exec ${argv}`
+        : `exec env -i ${env.map(([k, v]) => quote(`${k}=${v}`)).join(' ')} ${argv}`;
+      run = `(cd ${quote(request.cwd)} && ${exec}) ${redirect} & wait $!; s=$?`;
+    }
+    // (Only in a sandbox: there -1 is every other process of the sandbox, nothing else.)
+    const sweep = request.shell?.sandboxed ? 'kill -9 -1 2>/dev/null; ' : '';
+    let command =
+      `read t <&4; echo "S ${id}"; ${run}; ${sweep}printf '\\n' >&4; ` +
+      `printf '%s' ${quote(marker(id))} >&3; echo "X ${id} $s"\n`;
+    if (request.stdin) {
+      const body = request.stdin.endsWith('\n') ? request.stdin : `${request.stdin}\n`;
+      command += `${body}${endOfInput}\n`;
+    }
+    return command;
+  }
+}

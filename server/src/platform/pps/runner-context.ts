@@ -1,0 +1,50 @@
+import type { PfsStore } from '../pfs/pfs-store.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
+import type { Launcher } from './launcher.ts';
+import type { LogStore } from './logs.ts';
+import type { JobRow, JobState, PpsStore } from './pps-store.ts';
+import type { SecretStore } from './secrets.ts';
+import type { PipelineSpec } from './spec.ts';
+
+/**
+ * What the runner's parts share: job scheduling (runner.ts), running a job (job-run.ts),
+ * launching datums (datum-launch.ts), output staging and ending jobs (job-output.ts) and cron
+ * ticks (cron-schedule.ts). The Runner is the context.
+ */
+
+export interface RunnerOptions {
+  dataDir: string;
+  pfs: PfsStore;
+  blobs: BlobStore;
+  store: PpsStore;
+  logs: LogStore;
+  secrets: SecretStore;
+}
+
+export interface RunningJob {
+  job: JobRow;
+  controller: AbortController;
+  /** Set when the job was stopped on purpose (StopJob / DeletePipeline / timeout). */
+  stopReason: { state: JobState; reason: string } | null;
+  done: Promise<void>;
+}
+
+export interface RunnerContext {
+  readonly o: RunnerOptions;
+  readonly launcher: Launcher;
+  /** `<dataDir>/work`: the jobs' folders. */
+  readonly workDir: string;
+  /** Whether sign-in is on: then pipelines never run without a sandbox. */
+  readonly signIn: boolean;
+  isClosed(): boolean;
+  jobDir(job: JobRow): string;
+  spec(project: string, name: string, version?: number): PipelineSpec;
+  /** Updates a job (and its pipeline's last job state with its state) in one transaction. */
+  update(job: JobRow, fields: Partial<Omit<JobRow, 'rowid'>>): void;
+  /** Reads a job's row again into `job` (and its running state), and tells its listeners. */
+  refresh(job: JobRow): void;
+  emitJob(job: JobRow): void;
+  stop(running: RunningJob, state: JobState, reason: string): void;
+  log(job: JobRow, datumId: string, message: string, user: boolean, master?: boolean): void;
+  systemLog(job: JobRow, datumId: string, message: string, master?: boolean): void;
+}

@@ -1,0 +1,202 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The sandbox datum processes run in: bubblewrap (`bwrap`), one per worker slot of a job. Inside,
+ * a process sees the host's system folders read-only (/usr, /bin, /lib*, /sbin and a few files
+ * of /etc), the project's own code read-only (so a datum may run a script of the project with
+ * /usr/bin/node), its inputs read-only at /pfs/<input>, /pfs/out writable, a private /tmp, /proc
+ * of its own processes and a minimal /dev. It never sees the data folder (nor secret.key in it,
+ * nor any job's folder) and has no network: it runs in namespaces of its own (mount, pid, net,
+ * ipc, uts) as an unprivileged uid: nobody (65534) when the server runs as root, else the
+ * server's own uid in a user namespace.
+ */
+
+/** Where bubblewrap is (IVORY_BWRAP, read when a job starts; by default Debian's). */
+export const bwrapPath = (): string => process.env.IVORY_BWRAP || '/usr/bin/bwrap';
+const setprivPath = '/usr/bin/setpriv';
+/** The unprivileged uid and gid datum processes run as when the server runs as root. */
+export const sandboxUid = 65534;
+
+/** The repository's root (server/src/platform/pps → four up): its code and node_modules. */
+export const projectRoot = path.resolve(fileURLToPath(new URL('../../../..', import.meta.url)));
+
+/** Files and folders of /etc that programs commonly need (names, certificates, time zone). */
+const etcPieces = [
+  'passwd',
+  'group',
+  'hosts',
+  'nsswitch.conf',
+  'ld.so.cache',
+  'ld.so.conf',
+  'ld.so.conf.d',
+  'alternatives',
+  'ssl',
+  'ca-certificates',
+  'localtime',
+  'timezone',
+  'mime.types',
+  'os-release',
+];
+const systemFolders = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/opt'];
+
+export interface SandboxAvailability {
+  available: boolean;
+  /** Why not, when not. */
+  reason: string;
+}
+
+const checked = new Map<string, SandboxAvailability>();
+
+/** Whether bubblewrap is installed and can make a sandbox here (checked once per path). */
+export function sandboxAvailability(): SandboxAvailability {
+  const bwrap = bwrapPath();
+  let known = checked.get(bwrap);
+  if (!known) {
+    known = probe(bwrap);
+    checked.set(bwrap, known);
+  }
+  return known;
+}
+
+function probe(bwrap: string): SandboxAvailability {
+  if (!existsSync(bwrap))
+    return { available: false, reason: `bubblewrap (${bwrap}) is not installed` };
+  const probe = spawnSync(bwrap, [...hostArgs([]), ...identityArgs('/bin/true')], {
+    timeout: 10_000,
+    encoding: 'utf8',
+  });
+  return probe.status === 0
+    ? { available: true, reason: '' }
+    : {
+        available: false,
+        reason: `bubblewrap cannot make a sandbox here: ${(probe.stderr || probe.error?.message || `exit ${probe.status}`).trim()}`,
+      };
+}
+
+/** Binds a host path read-only at the same place (a link stays a link). */
+function bindSame(host: string): string[] {
+  let info;
+  try {
+    info = lstatSync(host);
+  } catch {
+    return [];
+  }
+  if (info.isSymbolicLink()) return ['--symlink', readlinkSync(host), host];
+  return ['--ro-bind', host, host];
+}
+
+const isUnder = (child: string, parent: string) =>
+  child === parent || child.startsWith(parent.endsWith('/') ? parent : parent + '/');
+
+/** A path with its links resolved (as given when it does not exist). */
+function real(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}
+
+/**
+ * The host's part of the sandbox: system folders, /etc pieces, the project's code (read-only),
+ * with every folder in `hidden` masked by an empty tmpfs where it lies under one of them.
+ */
+function hostArgs(hidden: string[]): string[] {
+  const args: string[] = [];
+  const bound: string[] = [];
+  for (const dir of systemFolders) {
+    const bind = bindSame(dir);
+    if (bind[0] === '--ro-bind') bound.push(dir);
+    args.push(...bind);
+  }
+  args.push('--dir', '/etc');
+  for (const name of etcPieces) args.push(...bindSame(path.join('/etc', name)));
+  // The project's code, unless it lies in a folder bound already or inside a hidden one.
+  if (
+    !bound.some((dir) => isUnder(projectRoot, dir)) &&
+    !hidden.some((dir) => isUnder(projectRoot, dir))
+  ) {
+    // Its parent folders as bwrap would make them are root's alone (0700): open them to all.
+    const parents: string[] = [];
+    for (let dir = path.dirname(projectRoot); dir !== '/'; dir = path.dirname(dir))
+      parents.unshift(dir);
+    for (const dir of parents) args.push('--perms', '0755', '--dir', dir);
+    args.push('--ro-bind', projectRoot, projectRoot);
+    bound.push(projectRoot);
+  }
+  // Where a hidden folder lies under a bound one (compared with links resolved), it is covered
+  // at its path inside. (One that does not exist holds nothing to hide.)
+  for (const dir of hidden) {
+    if (!existsSync(dir)) continue;
+    for (const b of bound) {
+      const [realDir, realBound] = [real(dir), real(b)];
+      if (realDir !== realBound && isUnder(realDir, realBound))
+        args.push('--perms', '0000', '--tmpfs', path.join(b, path.relative(realBound, realDir)));
+    }
+  }
+  args.push(
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--perms',
+    '1777',
+    '--tmpfs',
+    '/tmp',
+    '--unshare-ipc',
+    '--unshare-pid',
+    '--unshare-net',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+    '--hostname',
+    'datum',
+    '--die-with-parent',
+    '--chdir',
+    '/',
+  );
+  return args;
+}
+
+/**
+ * Who the shell runs as: as root, bwrap keeps the capabilities to switch user and `setpriv`
+ * becomes nobody with none left; otherwise a user namespace with the caller's own uid.
+ * Returns bwrap's options and what runs before the program (both end where the program starts).
+ */
+function identityArgs(program: string): string[] {
+  if (process.getuid?.() !== 0) return ['--unshare-user', '--', program];
+  return [
+    ...['--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID', '--cap-add', 'CAP_SETPCAP'],
+    '--',
+    setprivPath,
+    `--reuid=${sandboxUid}`,
+    `--regid=${sandboxUid}`,
+    '--clear-groups',
+    '--inh-caps=-all',
+    '--bounding-set=-all',
+    '--no-new-privs',
+    program,
+  ];
+}
+
+export interface SandboxFolders {
+  /** Input name → host folder, seen read-only at /pfs/<name>. */
+  inputs: [string, string][];
+  /** Host folder seen (writable) at /pfs/out. */
+  out: string;
+  /** Host folders never visible inside, even where they lie under a bound folder. */
+  hidden: string[];
+}
+
+/** The argv that starts a shell (/bin/sh reading commands on stdin) in a new sandbox. */
+export function sandboxShellArgv(folders: SandboxFolders): string[] {
+  const args = [bwrapPath(), ...hostArgs(folders.hidden), '--dir', '/pfs'];
+  for (const [name, host] of folders.inputs) args.push('--ro-bind', host, `/pfs/${name}`);
+  args.push('--bind', folders.out, '/pfs/out', '--clearenv', '--setenv', 'PATH', defaultPath);
+  args.push(...identityArgs('/bin/sh'));
+  return args;
+}
+
+const defaultPath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
