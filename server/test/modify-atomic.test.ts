@@ -170,6 +170,11 @@ describe('ModifyFile under SIGKILL', () => {
     let url = current.url;
     await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
     await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('killed') });
+    // master has a head from the start, so a run killed before anything landed still has one.
+    await modifyFile(url, [
+      { setCommit: commitOn('killed') },
+      { addFile: { path: '/start.txt', raw: b64('start') } },
+    ]);
     const chunk = randomBytes(96 * 1024);
     const encoder = new TextEncoder();
     let landed = 0;
