@@ -93,10 +93,12 @@ export async function* fsck(
   }
 
   // Unreferenced blobs: reported, and with `fix` deleted (unless a write in flight may be
-  // about to use one: those stay for a later sweep and are not reported as fixed).
+  // about to use one: those stay for a later sweep and are not reported at all).
   if (!options.reclaimer || options.signal?.aborted) return;
   const swept = await options.reclaimer.sweep({ dryRun: !options.fix });
   for (const blob of swept.unreferenced) {
+    // A blob used in the last few seconds is a write in flight, not a problem (yet).
+    if (blob.recent) continue;
     if (!options.fix) {
       yield {
         fix: '',

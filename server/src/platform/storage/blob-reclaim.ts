@@ -23,8 +23,11 @@ const freeingMethods =
   /\/(Delete\w*|Squash\w*|Drop\w*|ClearCommit|ModifyFile|FinishCommit|AddFileSet|RenewFileSet|Fsck)$/;
 
 export interface ReclaimResult {
-  /** Unreferenced blobs found (removed ones included). */
-  unreferenced: { hash: string; removed: boolean; bytes: number }[];
+  /**
+   * Unreferenced blobs found (removed ones included). `recent`: written or looked up since a
+   * write still in flight began (or in the last few seconds), so a write may be about to name it.
+   */
+  unreferenced: { hash: string; removed: boolean; bytes: number; recent: boolean }[];
   bytesFreed: number;
 }
 
@@ -136,8 +139,9 @@ export class BlobReclaimer {
     const result: ReclaimResult = { unreferenced: [], bytesFreed: 0 };
     for (const hash of stored) {
       if (referenced.has(hash)) continue;
+      const recent = this.blobs.lastTouched(hash) >= protectedSince;
       const bytes = dryRun ? 0 : await this.blobs.remove(hash, protectedSince);
-      result.unreferenced.push({ hash, removed: bytes > 0, bytes });
+      result.unreferenced.push({ hash, removed: bytes > 0, bytes, recent });
       result.bytesFreed += bytes;
     }
     this.blobs.forgetTouchesBefore(protectedSince);
