@@ -10,7 +10,7 @@ import {
   startServerProcess,
   type ServerProcess,
 } from '../../server/test/helpers/server-process.ts';
-import { freePort } from './auth-server.ts';
+import { freePort, TEST_ACCOUNT } from './auth-server.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -59,6 +59,9 @@ export async function startClusterStack(options: { auth?: boolean } = {}): Promi
     ...authEnv,
     PORT: String(upstreamPort),
     IVORY_SEED: 'true',
+    // The cluster checks roles: the signed-in test user administers it (the seeded demo
+    // project has no owner of its own).
+    ...(idp ? { IVORY_ADMINS: TEST_ACCOUNT.email } : {}),
   };
   let upstream: ServerProcess | null = null;
   let cluster: ServerProcess | null = null;
