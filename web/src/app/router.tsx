@@ -60,14 +60,28 @@ function loadScreen<Name extends ScreenName>(name: Name): () => Promise<Componen
  * Every route of the app: the route table's, in its order, then a catch-all to /not-found.
  * Loaders start a screen's first requests with `deps` while its code loads.
  */
-export const screenRoutes = (deps: RouteLoaderDeps): RouteObject[] => [
-  ...screenRouteTable.map(({ path, screen }) => ({
+export const screenRoutes = (deps: RouteLoaderDeps): RouteObject[] => {
+  const route = ({ path, screen }: (typeof screenRouteTable)[number]): RouteObject => ({
     path,
     lazy: { Component: loadScreen(screen) },
     loader: screenLoaders[screen]?.(deps),
-  })),
-  { path: '*', element: <Navigate to="/not-found" replace /> },
-];
+  });
+  return [
+    // The project shell (top bar, side navigation, breadcrumbs) frames every project and
+    // lineage screen; its code loads beside the screen's.
+    {
+      lazy: { Component: loadProjectShell },
+      children: screenRouteTable.filter(({ path }) => isProjectPath(path)).map(route),
+    },
+    ...screenRouteTable.filter(({ path }) => !isProjectPath(path)).map(route),
+    { path: '*', element: <Navigate to="/not-found" replace /> },
+  ];
+};
+
+/** Paths the project shell frames. */
+export const isProjectPath = (path: string) => /^\/(project|lineage)\/:projectId/.test(path);
+
+const loadProjectShell = async () => (await import('./shell/ProjectShell.tsx')).ProjectShell;
 
 function RootLayout() {
   const { pathname } = useLocation();
@@ -77,9 +91,11 @@ function RootLayout() {
   }, [pathname]);
   useTelemetryTracking();
   const signInReturn = pathname.startsWith('/oauth/callback');
+  // The project shell draws its own header, with the project's part of the bar.
+  const framed = /^\/(project|lineage)\/[^/]+/.test(pathname);
   return (
     <UncaughtErrorGate>
-      {signInReturn ? null : <AppHeader />}
+      {signInReturn || framed ? null : <AppHeader />}
       <Suspense fallback={<PageLoader />}>
         <Outlet />
       </Suspense>

@@ -75,13 +75,24 @@ function nodeLook(node: LineageNode, view: GraphView) {
           status?.lastJobState as Parameters<typeof pipelineNodeTone>[1],
         )
       : null;
-  const color = tone ? toneColor[tone] : node.kind === 'crossProject' ? '#8250df' : '#57606a';
+  const color = tone
+    ? toneColor[tone]
+    : node.kind === 'crossProject'
+      ? 'var(--ivory-primary)'
+      : 'var(--ivory-idle)';
   const selected = view.selectedId === node.id;
   const related = view.upstream.has(node.id) || view.downstream.has(node.id);
   const dimmed =
     (view.touched !== null && !view.touched.has(node.id)) ||
     (view.selectedId !== null && !selected && !related);
   return { tone, color, selected, related, dimmed };
+}
+
+/** A colour for the canvas, which reads no CSS custom properties: `var(--x)` resolved. */
+function cssColor(value: string): string {
+  const name = /^var\((--[\w-]+)\)$/.exec(value)?.[1];
+  if (!name) return value;
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
 }
 
 const transformSelector = (s: ReactFlowState) => s.transform;
@@ -119,7 +130,7 @@ function OverviewCanvas({
     const down = view.direction === 'DOWN';
     const kinds = new Map(graph.nodes.map((n) => [n.id, n.kind]));
     ctx.lineWidth = 1.5 / zoom;
-    ctx.strokeStyle = '#8c959f';
+    ctx.strokeStyle = cssColor('var(--ivory-border)');
     ctx.beginPath();
     for (const edge of graph.edges) {
       const s = positions[edge.source];
@@ -142,11 +153,11 @@ function OverviewCanvas({
       if (!p || !look) continue;
       const s = nodeSize(node.kind);
       ctx.globalAlpha = look.dimmed ? 0.25 : 1;
-      ctx.fillStyle = look.color;
+      ctx.fillStyle = cssColor(look.color);
       ctx.fillRect(p.x, p.y, s.width, s.height);
       if (look.selected || look.related) {
         ctx.lineWidth = (look.selected ? 4 : 2) / zoom;
-        ctx.strokeStyle = '#0969da';
+        ctx.strokeStyle = cssColor('var(--ivory-focus)');
         ctx.strokeRect(p.x, p.y, s.width, s.height);
       }
     }
@@ -194,16 +205,23 @@ const LineageNodeView = memo(function LineageNodeView({ data }: NodeProps<Lineag
       title={`${kindLabel[node.kind]} ${node.project}/${node.name}`}
       style={{
         ...style,
-        background: '#fff',
+        background: 'var(--ivory-bg-raised)',
+        color: 'var(--ivory-text)',
         border: `2px solid ${color}`,
-        boxShadow: selected ? '0 0 0 3px #0969da' : related ? '0 0 0 2px #54aeff' : undefined,
+        boxShadow: selected
+          ? '0 0 0 3px var(--ivory-focus)'
+          : related
+            ? '0 0 0 2px var(--ivory-selected)'
+            : undefined,
         padding: '4px 10px',
         fontSize: 12,
         overflow: 'hidden',
       }}
     >
       {handles}
-      <div style={{ color: '#57606a', fontSize: 10, textTransform: 'uppercase' }}>
+      <div
+        style={{ color: 'var(--ivory-text-secondary)', fontSize: 10, textTransform: 'uppercase' }}
+      >
         {kindLabel[node.kind]}
         {node.kind === 'crossProject' ? ` · ${node.project}` : ''}
       </div>
@@ -281,7 +299,9 @@ function Flow(props: LineageGraphProps) {
               source: edge.source,
               target: edge.target,
               animated: on,
-              style: on ? { stroke: '#0969da', strokeWidth: 2.5 } : { stroke: '#8c959f' },
+              style: on
+                ? { stroke: 'var(--ivory-focus)', strokeWidth: 2.5 }
+                : { stroke: 'var(--ivory-idle)' },
             };
           }),
     [graph.edges, selectedId, lineage, zoomedOut],

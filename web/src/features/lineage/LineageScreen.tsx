@@ -5,7 +5,6 @@ import { testIds } from '../../test-ids.ts';
 import { usePipelines } from '../pipelines/api.ts';
 import { paths } from '../pipelines/paths.ts';
 import { PipelinePanel } from '../pipelines/PipelinePanel.tsx';
-import { ProjectNav } from '../pipelines/ProjectNav.tsx';
 import { useRepos } from '../repos/api.ts';
 import { useGlobalId } from './api.ts';
 import {
@@ -206,7 +205,6 @@ export function LineageScreen() {
           Create pipeline
         </Button>
       </Flex>
-      <ProjectNav project={project} />
       <Flex gap={8} wrap align="center" style={{ marginBottom: 8 }}>
         <AutoComplete
           data-testid={testIds.lineageSearch}
@@ -274,7 +272,9 @@ export function LineageScreen() {
       </Flex>
       {error ? <Alert type="error" message={error.message} /> : null}
       <Flex style={{ flex: 1, minHeight: 0 }} gap={12}>
-        <div style={{ flex: 1, minWidth: 0, border: '1px solid #d0d7de', borderRadius: 6 }}>
+        <div
+          style={{ flex: 1, minWidth: 0, border: '1px solid var(--ivory-border)', borderRadius: 6 }}
+        >
           {graph ? (
             <Suspense fallback={<Spin style={{ margin: 24 }} tip="Laying out" />}>
               <LaidOutGraph
@@ -296,7 +296,7 @@ export function LineageScreen() {
             style={{
               width: 480,
               overflow: 'auto',
-              borderLeft: '1px solid #d0d7de',
+              borderLeft: '1px solid var(--ivory-border)',
               paddingLeft: 12,
             }}
           >
