@@ -54,10 +54,8 @@ export const mainScreens: MainScreen[] = [
     path: '/project/default/repos/samples/latest',
     ready: async (page) => {
       await page.getByTestId(testIds.fileRow).getByRole('link', { name: 'README.md' }).click();
-      await expect(page.getByRole('region', { name: 'Preview' })).toBeVisible();
-      await expect(
-        page.getByRole('region', { name: 'Preview' }).getByRole('heading').nth(1),
-      ).toBeVisible();
+      const preview = page.getByTestId(testIds.filePreview);
+      await expect(preview.getByRole('heading', { name: 'Samples' })).toBeVisible();
     },
   },
   {

@@ -208,6 +208,7 @@ export function LineageScreen() {
       <Flex gap={8} wrap align="center" style={{ marginBottom: 8 }}>
         <AutoComplete
           data-testid={testIds.lineageSearch}
+          aria-label="Find a repo or pipeline"
           style={{ width: 240 }}
           placeholder="Find a repo or pipeline"
           value={query}
