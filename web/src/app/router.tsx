@@ -71,7 +71,10 @@ export const screenRoutes = (deps: RouteLoaderDeps): RouteObject[] => {
     // lineage screen; its code loads beside the screen's.
     {
       lazy: { Component: loadProjectShell },
-      children: screenRouteTable.filter(({ path }) => isProjectPath(path)).map(route),
+      // A screen's error shows inside the shell: the navigation stays, no dead end.
+      children: screenRouteTable
+        .filter(({ path }) => isProjectPath(path))
+        .map((entry) => ({ ...route(entry), errorElement: <RouteErrorBoundary /> })),
     },
     ...screenRouteTable.filter(({ path }) => !isProjectPath(path)).map(route),
     { path: '*', element: <Navigate to="/not-found" replace /> },
