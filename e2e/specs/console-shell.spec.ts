@@ -169,3 +169,33 @@ test('a GitHub-flavoured markdown table renders as a table', async ({ page, base
   await expect(markdown.getByRole('checkbox')).toBeChecked();
   await expect(markdown.locator('del')).toHaveText('old');
 });
+
+test('the lineage side panel keeps its size across a reload', async ({ page }) => {
+  await page.goto('/lineage/default/pipelines/row-counts');
+  const side = page.getByTestId(testIds.lineageSidePanel);
+  await expect(side).toBeVisible();
+  const before = (await side.boundingBox())!.width;
+  await page.getByRole('separator', { name: 'Resize the side panel' }).focus();
+  await page.keyboard.press('ArrowLeft');
+  await expect.poll(async () => (await side.boundingBox())!.width).toBeGreaterThan(before + 40);
+  const resized = (await side.boundingBox())!.width;
+  // The layout is saved a moment after the last change.
+  await page.waitForTimeout(400);
+  await page.reload();
+  await expect(side).toBeVisible();
+  await expect
+    .poll(async () => Math.abs((await side.boundingBox())!.width - resized))
+    .toBeLessThan(4);
+});
+
+test('lineage edges end in arrowheads, nodes show state icons, and a minimap is drawn', async ({
+  page,
+}) => {
+  await page.goto('/lineage/default');
+  await expect(page.getByTestId(testIds.lineageNode).first()).toBeVisible();
+  await expect(page.locator('.react-flow__edge path[marker-end]').first()).toBeAttached();
+  await expect(
+    page.getByTestId(testIds.lineageNode).locator('svg[data-icon]').first(),
+  ).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Lineage minimap' })).toBeVisible();
+});

@@ -80,6 +80,7 @@ export const testIds = {
   projectSwitcher: 'project-switcher',
   projectHealth: 'project-health',
   projectSearch: 'project-search',
+  lineageSidePanel: 'lineage-side-panel',
   accountName: 'account-name',
   signOutButton: 'sign-out-button',
   connectButton: 'connect-button',

@@ -1,4 +1,6 @@
 import {
+  MarkerType,
+  MiniMap,
   Background,
   Controls,
   Handle,
@@ -14,7 +16,15 @@ import {
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { createContext, memo, use, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import CheckCircleFilled from '@ant-design/icons-svg/es/asn/CheckCircleFilled';
+import CloseCircleFilled from '@ant-design/icons-svg/es/asn/CloseCircleFilled';
+import DatabaseOutlined from '@ant-design/icons-svg/es/asn/DatabaseOutlined';
+import PauseCircleFilled from '@ant-design/icons-svg/es/asn/PauseCircleFilled';
+import SyncOutlined from '@ant-design/icons-svg/es/asn/SyncOutlined';
+import ClockCircleOutlined from '@ant-design/icons-svg/es/asn/ClockCircleOutlined';
+import type { IconDefinition } from '@ant-design/icons-svg/es/types';
 import { testIds } from '../../test-ids.ts';
+import { Icon } from '../../ui/Icon/index.ts';
 import { pipelineNodeTone, stateLabel, toneColor } from '../pipelines/states.tsx';
 import {
   isHighlightedEdge,
@@ -94,6 +104,15 @@ function cssColor(value: string): string {
   if (!name) return value;
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
 }
+
+/** A node card's state icon: its tone for pipelines, a database for repos. */
+const toneIcon: Record<string, IconDefinition> = {
+  success: CheckCircleFilled,
+  error: CloseCircleFilled,
+  running: SyncOutlined,
+  paused: PauseCircleFilled,
+  idle: ClockCircleOutlined,
+};
 
 const transformSelector = (s: ReactFlowState) => s.transform;
 const sizeSelector = (s: ReactFlowState) => `${s.width}x${s.height}`;
@@ -222,6 +241,11 @@ const LineageNodeView = memo(function LineageNodeView({ data }: NodeProps<Lineag
       <div
         style={{ color: 'var(--ivory-text-secondary)', fontSize: 10, textTransform: 'uppercase' }}
       >
+        <Icon
+          icon={tone ? (toneIcon[tone] ?? ClockCircleOutlined) : DatabaseOutlined}
+          style={{ color, marginRight: 4 }}
+          aria-label={tone ? `state ${tone}` : undefined}
+        />
         {kindLabel[node.kind]}
         {node.kind === 'crossProject' ? ` · ${node.project}` : ''}
       </div>
@@ -299,6 +323,12 @@ function Flow(props: LineageGraphProps) {
               source: edge.source,
               target: edge.target,
               animated: on,
+              markerEnd: {
+                type: MarkerType.ArrowClosed,
+                width: 16,
+                height: 16,
+                color: on ? 'var(--ivory-focus)' : 'var(--ivory-idle)',
+              },
               style: on
                 ? { stroke: 'var(--ivory-focus)', strokeWidth: 2.5 }
                 : { stroke: 'var(--ivory-idle)' },
@@ -379,6 +409,14 @@ function Flow(props: LineageGraphProps) {
       >
         <Background gap={24} />
         <Controls showInteractive={false} />
+        <MiniMap
+          pannable
+          zoomable
+          ariaLabel="Lineage minimap"
+          bgColor="var(--ivory-bg)"
+          maskColor="rgba(128, 128, 128, 0.25)"
+          nodeColor={(node) => nodeLook((node as LineageFlowNode).data.node, view).color}
+        />
         {zoomedOut ? <OverviewCanvas graph={graph} positions={positions} view={view} /> : null}
       </ReactFlow>
     </GraphViewContext>
