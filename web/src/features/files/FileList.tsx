@@ -14,7 +14,9 @@ const LOAD_AHEAD_ROWS = 200;
 
 const rowStyle = {
   display: 'grid',
-  gridTemplateColumns: '24px 24px minmax(0, 1fr) 110px 70px 90px',
+  // The name keeps room for a few characters; the other columns give way on a narrow pane.
+  gridTemplateColumns:
+    '24px 20px minmax(10ch, 1fr) minmax(0, 80px) minmax(0, 52px) minmax(0, 72px)',
   alignItems: 'center',
   gap: 8,
   paddingInline: 8,
@@ -122,6 +124,7 @@ export function FileList({
               <Link
                 to={hrefOf(info)}
                 style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+                title={name}
               >
                 {name}
               </Link>

@@ -25,6 +25,7 @@ import ClockCircleOutlined from '@ant-design/icons-svg/es/asn/ClockCircleOutline
 import type { IconDefinition } from '@ant-design/icons-svg/es/types';
 import { testIds } from '../../test-ids.ts';
 import { Icon } from '../../ui/Icon/index.ts';
+import { useColorMode } from '../../app/color-mode.tsx';
 import { pipelineNodeTone, stateLabel, toneColor } from '../pipelines/states.tsx';
 import {
   isHighlightedEdge,
@@ -365,6 +366,7 @@ function Flow(props: LineageGraphProps) {
     void flow.setCenter(p.x + size.width / 2, p.y + size.height / 2, { zoom: 1, duration: 300 });
   }, [focus, flow, positions, graph.nodes]);
 
+  const { mode } = useColorMode();
   const painted = useRef(false);
   const { onFirstPaint } = props;
   useEffect(() => {
@@ -379,6 +381,7 @@ function Flow(props: LineageGraphProps) {
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
+        colorMode={mode}
         onlyRenderVisibleElements
         nodesDraggable={false}
         nodesConnectable={false}
