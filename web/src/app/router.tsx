@@ -8,7 +8,7 @@ import { useTelemetryTracking } from '../features/telemetry/useTelemetryTracking
 import { AppHeader } from './AppHeader.tsx';
 import { PageLoader } from './PageLoader.tsx';
 import type { RouteLoaderDeps } from './route-loader-deps.ts';
-import { screenRouteTable, type ScreenName } from './route-table.ts';
+import { isProjectShellPath, screenRouteTable, type ScreenName } from './route-table.ts';
 
 /** A screen module's loader: the module exports the screen's component under the screen's name. */
 type ScreenLoaders = { [Name in ScreenName]: () => Promise<Record<Name, ComponentType>> };
@@ -73,16 +73,13 @@ export const screenRoutes = (deps: RouteLoaderDeps): RouteObject[] => {
       lazy: { Component: loadProjectShell },
       // A screen's error shows inside the shell: the navigation stays, no dead end.
       children: screenRouteTable
-        .filter(({ path }) => isProjectPath(path))
+        .filter(({ path }) => isProjectShellPath(path))
         .map((entry) => ({ ...route(entry), errorElement: <RouteErrorBoundary /> })),
     },
-    ...screenRouteTable.filter(({ path }) => !isProjectPath(path)).map(route),
+    ...screenRouteTable.filter(({ path }) => !isProjectShellPath(path)).map(route),
     { path: '*', element: <Navigate to="/not-found" replace /> },
   ];
 };
-
-/** Paths the project shell frames. */
-export const isProjectPath = (path: string) => /^\/(project|lineage)\/:projectId/.test(path);
 
 const loadProjectShell = async () => (await import('./shell/ProjectShell.tsx')).ProjectShell;
 
