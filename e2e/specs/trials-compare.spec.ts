@@ -72,7 +72,7 @@ test('create trials, filter them by a metric, and compare two', async ({ page })
 
   // The table polls unfinished trials until their runs succeed.
   const rows = page.getByTestId(testIds.trialRow);
-  await expect(rows.filter({ hasText: 'STARTED · done' })).toHaveCount(3, { timeout: 90_000 });
+  await expect(rows.filter({ hasText: 'Succeeded' })).toHaveCount(3, { timeout: 90_000 });
   await expect(page.getByTestId(testIds.trialsCount)).toHaveText('3 trials');
 
   // Filter on the metric: accuracy > 0.5 keeps lr 0.3 and 0.4.

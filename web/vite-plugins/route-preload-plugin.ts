@@ -1,5 +1,5 @@
 import type { Plugin, Rolldown } from 'vite';
-import { screenRouteTable } from '../src/app/route-table.ts';
+import { isProjectShellPath, screenRouteTable } from '../src/app/route-table.ts';
 import { routePreloadScript } from './route-preload-script.ts';
 import { routePreloads } from './route-preloads.ts';
 
@@ -40,7 +40,11 @@ export function routePreloadPlugin(): Plugin {
             .filter((output): output is OutputChunk => output.type === 'chunk')
             .map((chunk) => [chunk.fileName, chunk]),
         );
-        const preloads = routePreloads(screenRouteTable, entry, chunks, base);
+        // The project shell's layout loads beside the screen on the paths it frames.
+        const shellRoutes = screenRouteTable
+          .filter((route) => isProjectShellPath(route.path))
+          .map((route) => ({ path: route.path, screen: 'ProjectShell' }));
+        const preloads = routePreloads([...screenRouteTable, ...shellRoutes], entry, chunks, base);
         return beforeFirstStylesheet(html, routePreloadScript(preloads));
       },
     },

@@ -51,7 +51,7 @@ function screenChunk(screen: string, chunks: Map<string, OutputChunk>): OutputCh
  * loads: the chunk with the screen's module, the chunks it imports statically, their stylesheets.
  */
 export function routePreloads(
-  routes: readonly ScreenRoute[],
+  routes: readonly { path: ScreenRoute['path']; screen: string }[],
   entry: OutputChunk,
   chunks: Map<string, OutputChunk>,
   base: string,

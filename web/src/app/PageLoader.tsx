@@ -4,8 +4,8 @@ const spinnerStyle = {
   width: 32,
   height: 32,
   borderRadius: '50%',
-  border: '3px solid #e6dcf5',
-  borderTopColor: '#5d2ca8',
+  border: '3px solid var(--ivory-selected)',
+  borderTopColor: 'var(--ivory-primary)',
   animation: 'page-loader-spin 0.8s linear infinite',
 } as const;
 

@@ -2,9 +2,22 @@
 export const headerButtonStyle = {
   font: 'inherit',
   fontSize: 13,
-  padding: '2px 10px',
-  border: '1px solid #d9d9d9',
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: 6,
+  padding: '3px 10px',
+  border: '1px solid rgba(255, 255, 255, 0.4)',
   borderRadius: 6,
-  background: '#fff',
+  background: 'transparent',
+  color: 'var(--ivory-header-text)',
   cursor: 'pointer',
+} as const;
+
+/** The header's links: light on the dark bar. */
+export const headerLinkStyle = {
+  color: 'var(--ivory-header-text)',
+  textDecoration: 'none',
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: 6,
 } as const;

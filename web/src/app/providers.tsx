@@ -4,7 +4,10 @@ import type { ReactNode } from 'react';
 import type { ApiClient } from '@ivory/api';
 import { ToastProvider } from '../ui/Toast/Toast.tsx';
 import { ApiProvider } from './api-context.tsx';
+import { ColorModeProvider } from './color-mode.tsx';
 import { consoleTheme } from './theme.ts';
+import { consoleDarkTheme } from './theme-dark.ts';
+import './global.css';
 
 export function AppProviders({
   client,
@@ -18,9 +21,13 @@ export function AppProviders({
   return (
     <QueryClientProvider client={queryClient}>
       <ApiProvider client={client}>
-        <ConfigProvider theme={consoleTheme}>
-          <ToastProvider>{children}</ToastProvider>
-        </ConfigProvider>
+        <ColorModeProvider>
+          {(mode) => (
+            <ConfigProvider theme={mode === 'dark' ? consoleDarkTheme : consoleTheme}>
+              <ToastProvider>{children}</ToastProvider>
+            </ConfigProvider>
+          )}
+        </ColorModeProvider>
       </ApiProvider>
     </QueryClientProvider>
   );

@@ -103,3 +103,10 @@ export const screenRouteTable: readonly ScreenRoute[] = [
   { path: '/flows', screen: 'EdaLandingScreen' },
   { path: '/bolt', screen: 'BoltsScreen' },
 ];
+
+/**
+ * Paths framed by the project shell (app/shell/ProjectShell.tsx, module `ProjectShell`): the
+ * router nests them under the shell's layout route, and the build preloads the shell's code on them.
+ */
+export const isProjectShellPath = (path: string): boolean =>
+  /^\/(project|lineage)\/:projectId/.test(path);

@@ -8,7 +8,7 @@ import { useTelemetryTracking } from '../features/telemetry/useTelemetryTracking
 import { AppHeader } from './AppHeader.tsx';
 import { PageLoader } from './PageLoader.tsx';
 import type { RouteLoaderDeps } from './route-loader-deps.ts';
-import { screenRouteTable, type ScreenName } from './route-table.ts';
+import { isProjectShellPath, screenRouteTable, type ScreenName } from './route-table.ts';
 
 /** A screen module's loader: the module exports the screen's component under the screen's name. */
 type ScreenLoaders = { [Name in ScreenName]: () => Promise<Record<Name, ComponentType>> };
@@ -60,14 +60,28 @@ function loadScreen<Name extends ScreenName>(name: Name): () => Promise<Componen
  * Every route of the app: the route table's, in its order, then a catch-all to /not-found.
  * Loaders start a screen's first requests with `deps` while its code loads.
  */
-export const screenRoutes = (deps: RouteLoaderDeps): RouteObject[] => [
-  ...screenRouteTable.map(({ path, screen }) => ({
+export const screenRoutes = (deps: RouteLoaderDeps): RouteObject[] => {
+  const route = ({ path, screen }: (typeof screenRouteTable)[number]): RouteObject => ({
     path,
     lazy: { Component: loadScreen(screen) },
     loader: screenLoaders[screen]?.(deps),
-  })),
-  { path: '*', element: <Navigate to="/not-found" replace /> },
-];
+  });
+  return [
+    // The project shell (top bar, side navigation, breadcrumbs) frames every project and
+    // lineage screen; its code loads beside the screen's.
+    {
+      lazy: { Component: loadProjectShell },
+      // A screen's error shows inside the shell: the navigation stays, no dead end.
+      children: screenRouteTable
+        .filter(({ path }) => isProjectShellPath(path))
+        .map((entry) => ({ ...route(entry), errorElement: <RouteErrorBoundary /> })),
+    },
+    ...screenRouteTable.filter(({ path }) => !isProjectShellPath(path)).map(route),
+    { path: '*', element: <Navigate to="/not-found" replace /> },
+  ];
+};
+
+const loadProjectShell = async () => (await import('./shell/ProjectShell.tsx')).ProjectShell;
 
 function RootLayout() {
   const { pathname } = useLocation();
@@ -77,9 +91,11 @@ function RootLayout() {
   }, [pathname]);
   useTelemetryTracking();
   const signInReturn = pathname.startsWith('/oauth/callback');
+  // The project shell draws its own header, with the project's part of the bar.
+  const framed = /^\/(project|lineage)\/[^/]+/.test(pathname);
   return (
     <UncaughtErrorGate>
-      {signInReturn ? null : <AppHeader />}
+      {signInReturn || framed ? null : <AppHeader />}
       <Suspense fallback={<PageLoader />}>
         <Outlet />
       </Suspense>

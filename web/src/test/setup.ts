@@ -21,6 +21,19 @@ Object.defineProperty(window, 'matchMedia', {
   }),
 });
 
+// Panel groups (react-resizable-panels) observe their size; jsdom has no ResizeObserver.
+if (!('ResizeObserver' in window)) {
+  Object.defineProperty(window, 'ResizeObserver', {
+    writable: true,
+    configurable: true,
+    value: class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    },
+  });
+}
+
 afterEach(() => {
   cleanup();
 });

@@ -98,8 +98,8 @@ function CommitEntry({
       }}
       style={{
         cursor: 'pointer',
-        borderBottom: '1px solid #f0f0f0',
-        background: selected ? '#f0e9fb' : undefined,
+        borderBottom: '1px solid var(--ivory-border-secondary)',
+        background: selected ? 'var(--ivory-selected)' : undefined,
         padding: '6px 8px',
       }}
     >

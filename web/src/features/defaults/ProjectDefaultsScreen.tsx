@@ -8,7 +8,6 @@ import { useToast } from '../../ui/Toast/index.ts';
 import { usePipelineSpecSchema } from '../pipeline-editor/api.ts';
 import { ProblemList } from '../pipeline-editor/ProblemList.tsx';
 import { useDryRun } from '../pipeline-editor/useDryRun.ts';
-import { ProjectNav } from '../pipelines/ProjectNav.tsx';
 import { prettyJson } from '../pipelines/pretty-json.ts';
 import { useDefaults, useSaveDefaults, type DefaultsScope } from './api.ts';
 
@@ -73,7 +72,6 @@ export function ProjectDefaultsScreen() {
       <Typography.Title level={2}>
         {scope === 'cluster' ? 'Cluster Defaults' : 'Project Defaults'}
       </Typography.Title>
-      <ProjectNav project={project} />
       <Flex gap={12} align="center" wrap style={{ marginBottom: 8 }}>
         <Segmented
           value={scope}

@@ -87,7 +87,7 @@ export function DiffView({
             data-testid={testIds.diffFileRow}
             data-path={file.path}
             aria-current={file.path === openPath || undefined}
-            style={{ background: file.path === openPath ? '#f0e9fb' : undefined }}
+            style={{ background: file.path === openPath ? 'var(--ivory-selected)' : undefined }}
           >
             <Flex gap={8} align="center" style={{ minWidth: 0 }}>
               <Tag color={changeColors[file.change]}>{file.change}</Tag>
@@ -143,7 +143,7 @@ function TextDiff({
         marginTop: 12,
         maxHeight: 520,
         overflow: 'auto',
-        border: '1px solid #f0f0f0',
+        border: '1px solid var(--ivory-border-secondary)',
         fontFamily: 'monospace',
         fontSize: 12,
       }}
@@ -155,12 +155,19 @@ function TextDiff({
   );
 }
 
-const cellColors = { same: undefined, removed: '#ffebe9', added: '#e6ffec' } as const;
+const cellColors = {
+  same: undefined,
+  removed: 'var(--ivory-removed-bg)',
+  added: 'var(--ivory-added-bg)',
+} as const;
 
 function DiffLine({ row }: { row: DiffRow }) {
   const cell = (side: DiffRow['left'], mark: string) => (
     <>
-      <span role="cell" style={{ color: '#999', textAlign: 'right', paddingRight: 6 }}>
+      <span
+        role="cell"
+        style={{ color: 'var(--ivory-text-secondary)', textAlign: 'right', paddingRight: 6 }}
+      >
         {side?.line ?? ''}
       </span>
       <span
@@ -169,7 +176,7 @@ function DiffLine({ row }: { row: DiffRow }) {
         style={{
           whiteSpace: 'pre-wrap',
           wordBreak: 'break-all',
-          background: side ? cellColors[side.kind] : '#fafafa',
+          background: side ? cellColors[side.kind] : 'var(--ivory-bg-subtle)',
           paddingInline: 4,
         }}
       >

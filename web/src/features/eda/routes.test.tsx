@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
+import type { RouteObject } from 'react-router';
 import { screenRoutes } from '../../app/router.tsx';
 import { createFakeApiClient } from '../../test/fake-api-client.ts';
 import { renderApp } from '../../test/render.tsx';
@@ -27,7 +28,10 @@ describe('shell route table', () => {
     client: createFakeApiClient({}),
     apiAccessible: async () => false,
   };
-  const paths = screenRoutes(deps).map((route) => route.path);
+  // Depth first: the project shell's layout route holds the project and lineage screens.
+  const flatten = (routes: RouteObject[]): Array<string | undefined> =>
+    routes.flatMap((route) => (route.children ? flatten(route.children) : [route.path]));
+  const paths = flatten(screenRoutes(deps));
 
   it('holds the shell paths in the spec match order, with * last', () => {
     const positions = shellOrder.map((path) => paths.indexOf(path));

@@ -6,6 +6,7 @@ import { formatBytes } from '../../format/bytes.ts';
 import { testIds } from '../../test-ids.ts';
 import { previewKindOf } from '../preview/registry.ts';
 import { baseName } from './file-path.ts';
+import { FileIcon } from './FileIcon.tsx';
 
 export const FILE_ROW_HEIGHT = 40;
 /** Start loading the next page when this few rows remain below the window. */
@@ -13,12 +14,14 @@ const LOAD_AHEAD_ROWS = 200;
 
 const rowStyle = {
   display: 'grid',
-  gridTemplateColumns: '24px 24px minmax(0, 1fr) 110px 70px 90px',
+  // The name keeps room for a few characters; the other columns give way on a narrow pane.
+  gridTemplateColumns:
+    '24px 20px minmax(10ch, 1fr) minmax(0, 80px) minmax(0, 52px) minmax(0, 72px)',
   alignItems: 'center',
   gap: 8,
   paddingInline: 8,
   height: FILE_ROW_HEIGHT,
-  borderBottom: '1px solid #f0f0f0',
+  borderBottom: '1px solid var(--ivory-border-secondary)',
 } as const;
 
 /**
@@ -75,7 +78,12 @@ export function FileList({
       data-complete={!hasMore || undefined}
       role="list"
       aria-label="Files"
-      style={{ height, overflowY: 'auto', border: '1px solid #f0f0f0', borderRadius: 6 }}
+      style={{
+        height,
+        overflowY: 'auto',
+        border: '1px solid var(--ivory-border-secondary)',
+        borderRadius: 6,
+      }}
     >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {rows.map((row) => {
@@ -102,7 +110,7 @@ export function FileList({
                 left: 0,
                 right: 0,
                 transform: `translateY(${row.start}px)`,
-                background: selected ? '#f0e9fb' : undefined,
+                background: selected ? 'var(--ivory-selected)' : undefined,
               }}
             >
               <input
@@ -112,10 +120,11 @@ export function FileList({
                 checked={checked.has(info.file.path)}
                 onChange={(event) => onCheck(info.file.path, event.target.checked)}
               />
-              <span aria-hidden>{isFolder ? '📁' : previewKindOf(info.file.path).icon}</span>
+              <FileIcon name={isFolder ? 'folder' : previewKindOf(info.file.path).icon} />
               <Link
                 to={hrefOf(info)}
                 style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+                title={name}
               >
                 {name}
               </Link>

@@ -22,7 +22,7 @@ export function GlobResults({
   return (
     <section
       aria-label="Search results"
-      style={{ border: '1px solid #f0f0f0', borderRadius: 6, padding: 8 }}
+      style={{ border: '1px solid var(--ivory-border-secondary)', borderRadius: 6, padding: 8 }}
     >
       <Typography.Text strong>
         Matches for <Typography.Text code>{pattern}</Typography.Text>

@@ -6,7 +6,6 @@ import type { JobInfo } from '@ivory/api';
 import { formatTimestamp } from '../../format/time.ts';
 import { testIds } from '../../test-ids.ts';
 import { paths } from '../pipelines/paths.ts';
-import { ProjectNav } from '../pipelines/ProjectNav.tsx';
 import { elapsedSeconds, formatDuration, JobStateTag } from '../pipelines/states.tsx';
 import { useJobs } from './api.ts';
 import { JobDetail } from './JobDetail.tsx';
@@ -94,7 +93,6 @@ export function JobsScreen() {
   return (
     <main style={{ padding: 24 }}>
       <Typography.Title level={2}>Jobs</Typography.Title>
-      <ProjectNav project={projectId} />
       <Typography.Paragraph>
         <Link to={paths.subJobs(projectId)}>By global ID (sub-jobs)</Link>
       </Typography.Paragraph>

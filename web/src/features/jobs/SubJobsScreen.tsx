@@ -5,7 +5,6 @@ import type { JobInfo, JobSetInfo } from '@ivory/api';
 import { formatTimestamp } from '../../format/time.ts';
 import { testIds } from '../../test-ids.ts';
 import { paths } from '../pipelines/paths.ts';
-import { ProjectNav } from '../pipelines/ProjectNav.tsx';
 import { jobTone, StateTag } from '../pipelines/states.tsx';
 import { useJobSets } from './api.ts';
 import { JobDetail } from './JobDetail.tsx';
@@ -77,7 +76,6 @@ export function SubJobsScreen() {
   return (
     <main style={{ padding: 24 }}>
       <Typography.Title level={2}>Sub-jobs</Typography.Title>
-      <ProjectNav project={projectId} />
       {sets.error ? <Alert type="error" message={sets.error.message} /> : null}
       {sets.isPending && !sets.error ? <Spin /> : null}
       {sets.data && sets.data.length === 0 ? <Empty description="No jobs yet" /> : null}

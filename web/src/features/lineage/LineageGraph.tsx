@@ -1,4 +1,6 @@
 import {
+  MarkerType,
+  MiniMap,
   Background,
   Controls,
   Handle,
@@ -14,7 +16,16 @@ import {
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { createContext, memo, use, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import CheckCircleFilled from '@ant-design/icons-svg/es/asn/CheckCircleFilled';
+import CloseCircleFilled from '@ant-design/icons-svg/es/asn/CloseCircleFilled';
+import DatabaseOutlined from '@ant-design/icons-svg/es/asn/DatabaseOutlined';
+import PauseCircleFilled from '@ant-design/icons-svg/es/asn/PauseCircleFilled';
+import SyncOutlined from '@ant-design/icons-svg/es/asn/SyncOutlined';
+import ClockCircleOutlined from '@ant-design/icons-svg/es/asn/ClockCircleOutlined';
+import type { IconDefinition } from '@ant-design/icons-svg/es/types';
 import { testIds } from '../../test-ids.ts';
+import { Icon } from '../../ui/Icon/index.ts';
+import { useColorMode } from '../../app/color-mode.tsx';
 import { pipelineNodeTone, stateLabel, toneColor } from '../pipelines/states.tsx';
 import {
   isHighlightedEdge,
@@ -75,7 +86,11 @@ function nodeLook(node: LineageNode, view: GraphView) {
           status?.lastJobState as Parameters<typeof pipelineNodeTone>[1],
         )
       : null;
-  const color = tone ? toneColor[tone] : node.kind === 'crossProject' ? '#8250df' : '#57606a';
+  const color = tone
+    ? toneColor[tone]
+    : node.kind === 'crossProject'
+      ? 'var(--ivory-primary)'
+      : 'var(--ivory-idle)';
   const selected = view.selectedId === node.id;
   const related = view.upstream.has(node.id) || view.downstream.has(node.id);
   const dimmed =
@@ -83,6 +98,22 @@ function nodeLook(node: LineageNode, view: GraphView) {
     (view.selectedId !== null && !selected && !related);
   return { tone, color, selected, related, dimmed };
 }
+
+/** A colour for the canvas, which reads no CSS custom properties: `var(--x)` resolved. */
+function cssColor(value: string): string {
+  const name = /^var\((--[\w-]+)\)$/.exec(value)?.[1];
+  if (!name) return value;
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
+}
+
+/** A node card's state icon: its tone for pipelines, a database for repos. */
+const toneIcon: Record<string, IconDefinition> = {
+  success: CheckCircleFilled,
+  error: CloseCircleFilled,
+  running: SyncOutlined,
+  paused: PauseCircleFilled,
+  idle: ClockCircleOutlined,
+};
 
 const transformSelector = (s: ReactFlowState) => s.transform;
 const sizeSelector = (s: ReactFlowState) => `${s.width}x${s.height}`;
@@ -119,7 +150,7 @@ function OverviewCanvas({
     const down = view.direction === 'DOWN';
     const kinds = new Map(graph.nodes.map((n) => [n.id, n.kind]));
     ctx.lineWidth = 1.5 / zoom;
-    ctx.strokeStyle = '#8c959f';
+    ctx.strokeStyle = cssColor('var(--ivory-border)');
     ctx.beginPath();
     for (const edge of graph.edges) {
       const s = positions[edge.source];
@@ -142,11 +173,11 @@ function OverviewCanvas({
       if (!p || !look) continue;
       const s = nodeSize(node.kind);
       ctx.globalAlpha = look.dimmed ? 0.25 : 1;
-      ctx.fillStyle = look.color;
+      ctx.fillStyle = cssColor(look.color);
       ctx.fillRect(p.x, p.y, s.width, s.height);
       if (look.selected || look.related) {
         ctx.lineWidth = (look.selected ? 4 : 2) / zoom;
-        ctx.strokeStyle = '#0969da';
+        ctx.strokeStyle = cssColor('var(--ivory-focus)');
         ctx.strokeRect(p.x, p.y, s.width, s.height);
       }
     }
@@ -194,16 +225,28 @@ const LineageNodeView = memo(function LineageNodeView({ data }: NodeProps<Lineag
       title={`${kindLabel[node.kind]} ${node.project}/${node.name}`}
       style={{
         ...style,
-        background: '#fff',
+        background: 'var(--ivory-bg-raised)',
+        color: 'var(--ivory-text)',
         border: `2px solid ${color}`,
-        boxShadow: selected ? '0 0 0 3px #0969da' : related ? '0 0 0 2px #54aeff' : undefined,
+        boxShadow: selected
+          ? '0 0 0 3px var(--ivory-focus)'
+          : related
+            ? '0 0 0 2px var(--ivory-selected)'
+            : undefined,
         padding: '4px 10px',
         fontSize: 12,
         overflow: 'hidden',
       }}
     >
       {handles}
-      <div style={{ color: '#57606a', fontSize: 10, textTransform: 'uppercase' }}>
+      <div
+        style={{ color: 'var(--ivory-text-secondary)', fontSize: 10, textTransform: 'uppercase' }}
+      >
+        <Icon
+          icon={tone ? (toneIcon[tone] ?? ClockCircleOutlined) : DatabaseOutlined}
+          style={{ color, marginRight: 4 }}
+          aria-label={tone ? `state ${tone}` : undefined}
+        />
         {kindLabel[node.kind]}
         {node.kind === 'crossProject' ? ` · ${node.project}` : ''}
       </div>
@@ -281,7 +324,15 @@ function Flow(props: LineageGraphProps) {
               source: edge.source,
               target: edge.target,
               animated: on,
-              style: on ? { stroke: '#0969da', strokeWidth: 2.5 } : { stroke: '#8c959f' },
+              markerEnd: {
+                type: MarkerType.ArrowClosed,
+                width: 16,
+                height: 16,
+                color: on ? 'var(--ivory-focus)' : 'var(--ivory-idle)',
+              },
+              style: on
+                ? { stroke: 'var(--ivory-focus)', strokeWidth: 2.5 }
+                : { stroke: 'var(--ivory-idle)' },
             };
           }),
     [graph.edges, selectedId, lineage, zoomedOut],
@@ -315,6 +366,7 @@ function Flow(props: LineageGraphProps) {
     void flow.setCenter(p.x + size.width / 2, p.y + size.height / 2, { zoom: 1, duration: 300 });
   }, [focus, flow, positions, graph.nodes]);
 
+  const { mode } = useColorMode();
   const painted = useRef(false);
   const { onFirstPaint } = props;
   useEffect(() => {
@@ -329,6 +381,7 @@ function Flow(props: LineageGraphProps) {
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
+        colorMode={mode}
         onlyRenderVisibleElements
         nodesDraggable={false}
         nodesConnectable={false}
@@ -359,6 +412,14 @@ function Flow(props: LineageGraphProps) {
       >
         <Background gap={24} />
         <Controls showInteractive={false} />
+        <MiniMap
+          pannable
+          zoomable
+          ariaLabel="Lineage minimap"
+          bgColor="var(--ivory-bg)"
+          maskColor="rgba(128, 128, 128, 0.25)"
+          nodeColor={(node) => nodeLook((node as LineageFlowNode).data.node, view).color}
+        />
         {zoomedOut ? <OverviewCanvas graph={graph} positions={positions} view={view} /> : null}
       </ReactFlow>
     </GraphViewContext>

@@ -2,10 +2,14 @@ import { Alert, AutoComplete, Button, Flex, Input, Segmented, Spin, Tag, Typogra
 import { Suspense, lazy, use, useCallback, useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { testIds } from '../../test-ids.ts';
+import {
+  PanelResizeHandle,
+  ResizablePanel,
+  ResizablePanels,
+} from '../../ui/ResizablePanels/index.ts';
 import { usePipelines } from '../pipelines/api.ts';
 import { paths } from '../pipelines/paths.ts';
 import { PipelinePanel } from '../pipelines/PipelinePanel.tsx';
-import { ProjectNav } from '../pipelines/ProjectNav.tsx';
 import { useRepos } from '../repos/api.ts';
 import { useGlobalId } from './api.ts';
 import {
@@ -18,6 +22,7 @@ import {
 import type { NodeStatus } from './LineageGraph.tsx';
 import { LineageRepoPanel } from './LineageRepoPanel.tsx';
 import { layoutLineage, prewarmLayoutWorker } from './layout.ts';
+import styles from './LineageScreen.module.css';
 import type { LayoutDirection } from './layout-key.ts';
 
 // Fetched as soon as this screen's module loads, in parallel with the graph's data and layout.
@@ -206,10 +211,10 @@ export function LineageScreen() {
           Create pipeline
         </Button>
       </Flex>
-      <ProjectNav project={project} />
       <Flex gap={8} wrap align="center" style={{ marginBottom: 8 }}>
         <AutoComplete
           data-testid={testIds.lineageSearch}
+          aria-label="Find a repo or pipeline"
           style={{ width: 240 }}
           placeholder="Find a repo or pipeline"
           value={query}
@@ -273,8 +278,8 @@ export function LineageScreen() {
         ) : null}
       </Flex>
       {error ? <Alert type="error" message={error.message} /> : null}
-      <Flex style={{ flex: 1, minHeight: 0 }} gap={12}>
-        <div style={{ flex: 1, minWidth: 0, border: '1px solid #d0d7de', borderRadius: 6 }}>
+      <ResizablePanels saveId="lineage-side-panel" className={styles.panels}>
+        <ResizablePanel id="graph" defaultSize="64" minSize="30" className={styles.graph}>
           {graph ? (
             <Suspense fallback={<Spin style={{ margin: 24 }} tip="Laying out" />}>
               <LaidOutGraph
@@ -290,47 +295,48 @@ export function LineageScreen() {
           ) : error ? null : (
             <Spin style={{ margin: 24 }} />
           )}
-        </div>
+        </ResizablePanel>
+        {selectedId && graph ? <PanelResizeHandle aria-label="Resize the side panel" /> : null}
         {selectedId && graph ? (
-          <aside
-            style={{
-              width: 480,
-              overflow: 'auto',
-              borderLeft: '1px solid #d0d7de',
-              paddingLeft: 12,
-            }}
-          >
-            <Flex justify="space-between" align="center">
-              <Typography.Title level={3} style={{ marginTop: 0 }}>
-                {pipelineId || repoId}
-              </Typography.Title>
-              <Button onClick={() => open(null)}>Close</Button>
-            </Flex>
-            {pipelineId ? (
-              <PipelinePanel
-                project={project}
-                pipeline={pipelineId}
-                tab={tab}
-                base="lineage"
-                onTab={(t) =>
-                  navigate(`${paths.lineagePipeline(project, pipelineId, t)}${keepSearch}`)
-                }
-                onDeleted={() => navigate(paths.lineage(project))}
-              />
-            ) : selectedNode?.kind === 'pipeline' ? (
-              <PipelinePanel
-                project={project}
-                pipeline={selectedNode.name}
-                tab="info"
-                base="lineage"
-                onTab={(t) => navigate(paths.lineagePipeline(project, selectedNode.name, t))}
-              />
-            ) : (
-              <LineageRepoPanel project={project} repo={repoId} nodeId={selectedId} graph={graph} />
-            )}
-          </aside>
+          <ResizablePanel id="side" defaultSize="36" minSize="20" className={styles.side}>
+            <aside aria-label="Selection" data-testid={testIds.lineageSidePanel}>
+              <Flex justify="space-between" align="center">
+                <Typography.Title level={3} style={{ marginTop: 0 }}>
+                  {pipelineId || repoId}
+                </Typography.Title>
+                <Button onClick={() => open(null)}>Close</Button>
+              </Flex>
+              {pipelineId ? (
+                <PipelinePanel
+                  project={project}
+                  pipeline={pipelineId}
+                  tab={tab}
+                  base="lineage"
+                  onTab={(t) =>
+                    navigate(`${paths.lineagePipeline(project, pipelineId, t)}${keepSearch}`)
+                  }
+                  onDeleted={() => navigate(paths.lineage(project))}
+                />
+              ) : selectedNode?.kind === 'pipeline' ? (
+                <PipelinePanel
+                  project={project}
+                  pipeline={selectedNode.name}
+                  tab="info"
+                  base="lineage"
+                  onTab={(t) => navigate(paths.lineagePipeline(project, selectedNode.name, t))}
+                />
+              ) : (
+                <LineageRepoPanel
+                  project={project}
+                  repo={repoId}
+                  nodeId={selectedId}
+                  graph={graph}
+                />
+              )}
+            </aside>
+          </ResizablePanel>
         ) : null}
-      </Flex>
+      </ResizablePanels>
     </main>
   );
 }

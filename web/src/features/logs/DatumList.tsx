@@ -40,7 +40,9 @@ export function DatumList({
             <List.Item
               data-testid={testIds.datumRow}
               data-state={d.state}
-              style={{ background: d.datum.id === selectedId ? '#e6f4ff' : undefined }}
+              style={{
+                background: d.datum.id === selectedId ? 'var(--ivory-selected)' : undefined,
+              }}
             >
               <Flex gap={8} align="center" style={{ width: '100%' }}>
                 <StateTag state={d.state} tone={datumTone(d.state)} />

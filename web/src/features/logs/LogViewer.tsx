@@ -214,7 +214,7 @@ export function LogViewer({
                   color: row.user ? undefined : '#8b949e',
                 }}
               >
-                <span style={{ color: '#6e7681', marginRight: 12 }}>{formatLogTime(row.time)}</span>
+                <span style={{ color: '#8b949e', marginRight: 12 }}>{formatLogTime(row.time)}</span>
                 {raw
                   ? JSON.stringify(row.raw)
                   : splitMatches(row.message, filter.search).map((part, i) =>

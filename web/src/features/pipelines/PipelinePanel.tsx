@@ -28,7 +28,9 @@ function SpecBlock({ title, json }: { title: string; json: string }) {
   return (
     <>
       <Typography.Title level={5}>{title}</Typography.Title>
-      <pre style={{ maxHeight: 320, overflow: 'auto', background: '#f6f8fa', padding: 8 }}>
+      <pre
+        style={{ maxHeight: 320, overflow: 'auto', background: 'var(--ivory-code-bg)', padding: 8 }}
+      >
         {prettyJson(json) || '-'}
       </pre>
     </>

@@ -10,7 +10,6 @@ import { JobsTable } from '../jobs/JobsScreen.tsx';
 import { pipelineType, usePipelines } from './api.ts';
 import { isPipelinesTab, paths, PIPELINES_TABS } from './paths.ts';
 import { PipelinePanel } from './PipelinePanel.tsx';
-import { ProjectNav } from './ProjectNav.tsx';
 import { JobStateTag, PipelineStateTag } from './states.tsx';
 
 const createdAt = (info: PipelineInfo) => Date.parse(info.details?.createdAt ?? '') || 0;
@@ -38,7 +37,6 @@ export function PipelinesScreen() {
           Create pipeline
         </Button>
       </Flex>
-      <ProjectNav project={projectId} />
       <Tabs
         tabs={[...PIPELINES_TABS]}
         selectedId={tab}

@@ -6,11 +6,11 @@ import { testIds } from '../../test-ids.ts';
 export type StateTone = 'success' | 'error' | 'running' | 'paused' | 'idle';
 
 export const toneColor: Record<StateTone, string> = {
-  success: '#1a7f37',
-  error: '#cf222e',
-  running: '#0969da',
-  paused: '#9a6700',
-  idle: '#6e7781',
+  success: 'var(--ivory-success)',
+  error: 'var(--ivory-error)',
+  running: 'var(--ivory-running)',
+  paused: 'var(--ivory-warning)',
+  idle: 'var(--ivory-idle)',
 };
 
 const antdColor: Record<StateTone, string> = {

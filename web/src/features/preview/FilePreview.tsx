@@ -8,6 +8,7 @@ import { VIEW_SOURCE_MAX_BYTES, previewDecision } from './registry.ts';
 import { rendererProps } from './renderer-props.ts';
 import { rendererQuery, type RendererModule } from './renderers/index.ts';
 import { Loading } from './renderers/Loading.tsx';
+import { FileIcon } from '../files/FileIcon.tsx';
 
 /**
  * The preview pane of a file: the registry picks the renderer (loaded on first use); files too
@@ -39,12 +40,11 @@ export function FilePreview({
       data-testid={testIds.filePreview}
       data-renderer={decision.kind.renderer}
       aria-label="Preview"
-      style={{ border: '1px solid #f0f0f0', borderRadius: 6, padding: 12 }}
+      style={{ border: '1px solid var(--ivory-border-secondary)', borderRadius: 6, padding: 12 }}
     >
       <Flex justify="space-between" align="flex-start" gap={8}>
         <Typography.Title level={5} style={{ marginTop: 0, wordBreak: 'break-all' }}>
-          <span aria-hidden>{decision.kind.icon} </span>
-          {name}
+          <FileIcon name={decision.kind.icon} /> {name}
         </Typography.Title>
         {canViewSource ? (
           <Segmented

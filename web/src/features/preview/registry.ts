@@ -1,5 +1,21 @@
 import type { FileInfo } from '@ivory/api';
 
+/** The icon of a file kind (drawn by `files/FileIcon.tsx`). */
+export type FileIconName =
+  | 'text'
+  | 'image'
+  | 'video'
+  | 'audio'
+  | 'doc'
+  | 'markdown'
+  | 'web'
+  | 'code'
+  | 'table'
+  | 'pdf'
+  | 'archive'
+  | 'sheet'
+  | 'file';
+
 /** How a file kind is shown (product spec section 3, "Preview file kinds"). */
 export type PreviewRenderer =
   | 'markdown'
@@ -19,7 +35,7 @@ export interface PreviewKind {
   renderer: PreviewRenderer;
   /** A CodeMirror language name for code and view-source ('' when none applies). */
   language: string;
-  icon: string;
+  icon: FileIconName;
   /** False: the console offers the download only. */
   previewable: boolean;
   /** The preview can switch to the file's source text. */
@@ -54,7 +70,7 @@ export const VIEW_SOURCE_MAX_BYTES = 2 * MiB;
 const kind = (
   renderer: PreviewRenderer,
   language: string,
-  icon: string,
+  icon: FileIconName,
   flags: { previewable?: boolean; viewSource?: boolean } = {},
 ): PreviewKind => ({
   renderer,
@@ -64,22 +80,22 @@ const kind = (
   viewSource: flags.viewSource ?? false,
 });
 
-const code = (language: string) => kind('code', language, '📄');
-const image = kind('image', '', '🖼️');
-const video = kind('video', '', '🎞️');
-const audio = kind('audio', '', '🎵');
-const doc = kind('doc', '', '📃');
+const code = (language: string) => kind('code', language, 'text');
+const image = kind('image', '', 'image');
+const video = kind('video', '', 'video');
+const audio = kind('audio', '', 'audio');
+const doc = kind('doc', '', 'doc');
 
 /** The one preview registry: file extension → kind. */
 export const previewRegistry: Readonly<Record<string, PreviewKind>> = {
-  md: kind('markdown', 'Markdown', '📝', { viewSource: true }),
-  markdown: kind('markdown', 'Markdown', '📝', { viewSource: true }),
-  html: kind('web', 'HTML', '🌐', { viewSource: true }),
-  htm: kind('web', 'HTML', '🌐', { viewSource: true }),
-  xml: kind('iframe', 'XML', '🧾', { viewSource: true }),
-  csv: kind('csv', '', '📊', { viewSource: true }),
-  tsv: kind('csv', '', '📊'),
-  svg: kind('image', 'XML', '🖼️', { viewSource: true }),
+  md: kind('markdown', 'Markdown', 'markdown', { viewSource: true }),
+  markdown: kind('markdown', 'Markdown', 'markdown', { viewSource: true }),
+  html: kind('web', 'HTML', 'web', { viewSource: true }),
+  htm: kind('web', 'HTML', 'web', { viewSource: true }),
+  xml: kind('iframe', 'XML', 'code', { viewSource: true }),
+  csv: kind('csv', '', 'table', { viewSource: true }),
+  tsv: kind('csv', '', 'table'),
+  svg: kind('image', 'XML', 'image', { viewSource: true }),
   png: image,
   jpg: image,
   jpeg: image,
@@ -98,17 +114,17 @@ export const previewRegistry: Readonly<Record<string, PreviewKind>> = {
   oga: audio,
   flac: audio,
   m4a: audio,
-  pdf: kind('pdf', '', '📕'),
-  gz: kind('gz', '', '🗜️'),
-  gzip: kind('gz', '', '🗜️'),
+  pdf: kind('pdf', '', 'pdf'),
+  gz: kind('gz', '', 'archive'),
+  gzip: kind('gz', '', 'archive'),
   doc,
   docx: doc,
   ppt: doc,
   pptx: doc,
   odt: doc,
   rtf: doc,
-  xls: kind('doc', '', '📗', { previewable: false }),
-  xlsx: kind('doc', '', '📗', { previewable: false }),
+  xls: kind('doc', '', 'sheet', { previewable: false }),
+  xlsx: kind('doc', '', 'sheet', { previewable: false }),
   txt: code('Plain Text'),
   log: code('Plain Text'),
   json: code('JSON'),
@@ -147,7 +163,7 @@ export const previewRegistry: Readonly<Record<string, PreviewKind>> = {
   tcl: code('Tcl'),
 };
 
-const unknownKind = kind('unknown', '', '📦');
+const unknownKind = kind('unknown', '', 'file');
 const WELL_KNOWN_TEXT_NAMES = new Set(['Makefile', 'Dockerfile', 'README', 'LICENSE']);
 
 export function fileExtension(path: string): string {

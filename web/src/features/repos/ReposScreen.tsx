@@ -80,7 +80,16 @@ export function ReposScreen() {
       key: 'name',
       sorter: sorterFor(sortField === 'CREATED' ? 'NAME' : sortField),
       sortOrder: orderOf('name'),
-      render: (_, info) => <Link to={`${repoBase(info.repo.name)}/latest`}>{info.repo.name}</Link>,
+      render: (_, info) => (
+        <Link
+          to={`${repoBase(info.repo.name)}/latest`}
+          className="ivory-truncate"
+          style={{ maxWidth: '28ch' }}
+          title={info.repo.name}
+        >
+          {info.repo.name}
+        </Link>
+      ),
     },
     {
       title: 'Size',

@@ -1,12 +1,12 @@
+import MinusOutlined from '@ant-design/icons-svg/es/asn/MinusOutlined';
+import { Icon } from '../../ui/Icon/index.ts';
 import { Alert, Button, Flex, Input, Modal as AntModal, Space, Table, Typography } from 'antd';
 import { useState, type HTMLAttributes } from 'react';
-import { useParams } from 'react-router';
 import type { SecretInfo } from '@ivory/api';
 import { formatTimestamp } from '../../format/time.ts';
 import { testIds } from '../../test-ids.ts';
 import { ConfirmModal } from '../../ui/Modal/index.ts';
 import { useToast } from '../../ui/Toast/index.ts';
-import { ProjectNav } from '../pipelines/ProjectNav.tsx';
 import { useCreateSecret, useDeleteSecret, useSecrets } from './api.ts';
 import { secretFormError, type SecretPair } from './secret-form.ts';
 
@@ -79,9 +79,8 @@ function CreateSecretModal({ open, onClose }: { open: boolean; onClose: () => vo
               aria-label={`Remove pair ${i + 1}`}
               onClick={() => setPairs((ps) => ps.filter((_, j) => j !== i))}
               disabled={pairs.length === 1}
-            >
-              −
-            </Button>
+              icon={<Icon icon={MinusOutlined} />}
+            />
           </Flex>
         ))}
         <Button onClick={() => setPairs((ps) => [...ps, { key: '', value: '' }])}>Add key</Button>
@@ -96,7 +95,6 @@ function CreateSecretModal({ open, onClose }: { open: boolean; onClose: () => vo
 
 /** The cluster's secrets (names, types, creation times; never values): create and delete. */
 export function SecretsScreen() {
-  const projectId = useParams().projectId ?? '';
   const secrets = useSecrets();
   const remove = useDeleteSecret();
   const toast = useToast();
@@ -110,7 +108,6 @@ export function SecretsScreen() {
           Create secret
         </Button>
       </Flex>
-      {projectId ? <ProjectNav project={projectId} /> : null}
       {secrets.error ? <Alert type="error" message={secrets.error.message} /> : null}
       <Table<SecretInfo>
         size="small"

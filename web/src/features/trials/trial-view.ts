@@ -186,3 +186,28 @@ export function parseKeyValueLines(text: string): Record<string, string> {
   }
   return map;
 }
+
+/** A trial's state as people read it; the wire enum stays the spec's. */
+export type TrialHumanState =
+  'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Skipped' | 'Deleted';
+
+const FAILED_JOB_STATES = new Set(['JOB_FAILURE', 'JOB_KILLED', 'JOB_UNRUNNABLE']);
+
+/** Pending / Running / Succeeded / Failed / Skipped / Deleted from state, jobState and finished. */
+export function trialHumanState(
+  trial: Pick<Trial, 'state' | 'jobState' | 'finished'>,
+): TrialHumanState {
+  switch (trial.state) {
+    case 'DELETED':
+      return 'Deleted';
+    case 'SKIPPED':
+      return 'Skipped';
+    case 'UNRUNNABLE':
+      return 'Failed';
+    case 'STARTED':
+      if (FAILED_JOB_STATES.has(trial.jobState)) return 'Failed';
+      return trial.finished ? 'Succeeded' : 'Running';
+    default:
+      return 'Pending';
+  }
+}

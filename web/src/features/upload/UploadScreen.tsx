@@ -125,11 +125,11 @@ export function UploadScreen() {
               );
             }}
             style={{
-              border: `2px dashed ${dragging ? '#5d2ca8' : '#d9d9d9'}`,
+              border: `2px dashed ${dragging ? 'var(--ivory-primary)' : 'var(--ivory-border)'}`,
               borderRadius: 8,
               padding: 24,
               textAlign: 'center',
-              background: dragging ? '#f0e9fb' : '#fafafa',
+              background: dragging ? 'var(--ivory-selected)' : 'var(--ivory-bg-subtle)',
               marginBottom: 16,
             }}
           >
@@ -263,7 +263,10 @@ export function UploadScreen() {
                   key={item.relativePath}
                   data-testid={testIds.uploadFileRow}
                   data-status={item.status}
-                  style={{ borderBottom: '1px solid #f0f0f0', padding: '4px 0' }}
+                  style={{
+                    borderBottom: '1px solid var(--ivory-border-secondary)',
+                    padding: '4px 0',
+                  }}
                 >
                   <Flex justify="space-between" gap={8}>
                     <span style={{ wordBreak: 'break-all' }}>{item.relativePath}</span>

@@ -1,3 +1,5 @@
+import DownOutlined from '@ant-design/icons-svg/es/asn/DownOutlined';
+import { Icon } from '../Icon/index.ts';
 import { useId, useState, type KeyboardEvent } from 'react';
 import styles from './Select.module.css';
 
@@ -124,7 +126,7 @@ export function Select({
           {selected ? selected.label : placeholder}
         </span>
         <span className={styles.arrow} aria-hidden="true">
-          ▾
+          <Icon icon={DownOutlined} />
         </span>
       </div>
       <ul role="listbox" id={listboxId} hidden={!open} className={styles.listbox} {...labelling}>

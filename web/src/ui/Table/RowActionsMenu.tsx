@@ -1,3 +1,5 @@
+import MoreOutlined from '@ant-design/icons-svg/es/asn/MoreOutlined';
+import { Icon } from '../Icon/index.ts';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import styles from './Table.module.css';
 
@@ -76,7 +78,7 @@ export function RowActionsMenu({ label, actions }: { label: string; actions: Row
           }
         }}
       >
-        ⋮
+        <Icon icon={MoreOutlined} />
       </button>
       {open && (
         <ul

@@ -1,3 +1,8 @@
+import CaretDownOutlined from '@ant-design/icons-svg/es/asn/CaretDownOutlined';
+import CaretUpOutlined from '@ant-design/icons-svg/es/asn/CaretUpOutlined';
+import LockOutlined from '@ant-design/icons-svg/es/asn/LockOutlined';
+import SwapOutlined from '@ant-design/icons-svg/es/asn/SwapOutlined';
+import { Icon } from '../Icon/index.ts';
 import { useId, useState, type ReactNode } from 'react';
 import { RowActionsMenu, type RowAction } from './RowActionsMenu';
 import styles from './Table.module.css';
@@ -119,8 +124,14 @@ export function Table<Row>({
                       onClick={() => changeSort(column.key)}
                     >
                       {column.title}
-                      <span aria-hidden="true">
-                        {sorted === 'ASC' ? ' ▲' : sorted === 'DESC' ? ' ▼' : ' ↕'}
+                      <span aria-hidden="true" className={styles.sortIcon}>
+                        {sorted === 'ASC' ? (
+                          <Icon icon={CaretUpOutlined} />
+                        ) : sorted === 'DESC' ? (
+                          <Icon icon={CaretDownOutlined} />
+                        ) : (
+                          <Icon icon={SwapOutlined} rotate={90} />
+                        )}
                       </span>
                     </button>
                   ) : (
@@ -160,9 +171,7 @@ export function Table<Row>({
                 {isRowLocked && (
                   <td>
                     {isRowLocked(row) && (
-                      <span role="img" aria-label="Locked" className={styles.lock}>
-                        🔒
-                      </span>
+                      <Icon icon={LockOutlined} aria-label="Locked" className={styles.lock} />
                     )}
                   </td>
                 )}

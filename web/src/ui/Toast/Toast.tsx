@@ -47,7 +47,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={showToast}>
       {children}
-      <div className={styles.region} aria-label="Notifications">
+      <div className={styles.region} role="region" aria-label="Notifications">
         {toasts.map((toast) => (
           <ToastMessage key={toast.id} toast={toast} onRemove={removeToast} />
         ))}

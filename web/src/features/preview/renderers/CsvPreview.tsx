@@ -55,7 +55,7 @@ function CsvTable({ data }: { data: CsvRows }) {
     overflow: 'hidden',
     textOverflow: 'ellipsis',
     whiteSpace: 'nowrap',
-    borderRight: '1px solid #f0f0f0',
+    borderRight: '1px solid var(--ivory-border-secondary)',
   } as const;
   return (
     <div data-testid={testIds.csvPreview}>
@@ -63,7 +63,12 @@ function CsvTable({ data }: { data: CsvRows }) {
         ref={scrollRef}
         role="table"
         aria-rowcount={data.rows.length + 1}
-        style={{ height: 480, overflow: 'auto', border: '1px solid #f0f0f0', fontSize: 12 }}
+        style={{
+          height: 480,
+          overflow: 'auto',
+          border: '1px solid var(--ivory-border-secondary)',
+          fontSize: 12,
+        }}
       >
         <div
           role="row"
@@ -73,7 +78,7 @@ function CsvTable({ data }: { data: CsvRows }) {
             position: 'sticky',
             top: 0,
             zIndex: 1,
-            background: '#fafafa',
+            background: 'var(--ivory-bg-subtle)',
             fontWeight: 600,
             minWidth: columns * 90,
           }}
@@ -104,7 +109,7 @@ function CsvTable({ data }: { data: CsvRows }) {
                 right: 0,
                 height: ROW_HEIGHT,
                 transform: `translateY(${item.start}px)`,
-                borderBottom: '1px solid #f5f5f5',
+                borderBottom: '1px solid var(--ivory-border-secondary)',
               }}
             >
               {(data.rows[item.index] ?? []).map((cell, index) => (

@@ -25,7 +25,7 @@ export default function GzPreview({ url }: RendererProps) {
               maxHeight: 480,
               overflow: 'auto',
               fontSize: 12,
-              background: '#fafafa',
+              background: 'var(--ivory-bg-subtle)',
               padding: 8,
             }}
           >

@@ -13,7 +13,7 @@ export default function IframePreview({ url, name }: RendererProps) {
       sandbox=""
       referrerPolicy="no-referrer"
       src={url}
-      style={{ width: '100%', height: 520, border: '1px solid #f0f0f0' }}
+      style={{ width: '100%', height: 520, border: '1px solid var(--ivory-border-secondary)' }}
     />
   );
 }

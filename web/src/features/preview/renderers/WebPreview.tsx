@@ -20,7 +20,7 @@ export default function WebPreview({ url, name }: RendererProps) {
           sandbox=""
           referrerPolicy="no-referrer"
           srcDoc={text.data ?? ''}
-          style={{ width: '100%', height: 520, border: '1px solid #f0f0f0' }}
+          style={{ width: '100%', height: 520, border: '1px solid var(--ivory-border-secondary)' }}
         />
       )}
     </Loading>

@@ -1,26 +1,30 @@
 import { Tag, Tooltip } from 'antd';
 import type { Trial } from '@ivory/api';
 import { testIds } from '../../../test-ids.ts';
+import { trialHumanState, type TrialHumanState } from '../trial-view.ts';
 
-const COLORS: Record<string, string> = {
-  PENDING: 'default',
-  STARTED: 'processing',
-  SKIPPED: 'warning',
-  UNRUNNABLE: 'error',
-  DELETED: 'default',
-  UNKNOWN: 'default',
+const COLORS: Record<TrialHumanState, string> = {
+  Pending: 'default',
+  Running: 'processing',
+  Succeeded: 'success',
+  Failed: 'error',
+  Skipped: 'warning',
+  Deleted: 'default',
 };
 
-/** The trial's state; a STARTED trial whose run succeeded reads "STARTED · done". */
+/** The trial's state as people read it (Succeeded, not "STARTED · done"); the wire state on hover. */
 export function TrialStateTag({ trial }: { trial: Trial }) {
-  const done = trial.state === 'STARTED' && Boolean(trial.finished);
+  const state = trialHumanState(trial);
   const tag = (
     <Tag
-      color={done ? 'success' : (COLORS[trial.state] ?? 'default')}
+      color={COLORS[state]}
       data-testid={testIds.trialState}
+      data-state={trial.state}
+      title={
+        trial.reason ? undefined : `${trial.state}${trial.jobState ? ` · ${trial.jobState}` : ''}`
+      }
     >
-      {trial.state}
-      {done ? ' · done' : ''}
+      {state}
     </Tag>
   );
   return trial.reason ? <Tooltip title={trial.reason}>{tag}</Tooltip> : tag;
