@@ -154,3 +154,51 @@ test('closing the tab with unfinished files asks the browser; files stay resumab
   await primary(page).click();
   await expect.poll(() => landed('by-tab')).toBe(plugin['user_plugin/plugin.json']);
 });
+
+test('a plugin uploaded through the modal gives the flow its parameters', async ({ page }) => {
+  // A one-stage flow `pf` whose stage names the bolt `plugin-bolt`; no param labels of its own.
+  const post = async (method: string, body: object) => {
+    const response = await fetch(`${server.url}/api/${method}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(response.ok, `${method}: ${await response.clone().text()}`).toBe(true);
+  };
+  await createRepo(client, { project: 'eda', repo: 'plugin-bolt', description: '' });
+  await createRepo(client, { project: 'eda', repo: 'pf-params', description: '' });
+  await post('pps_v2.API/CreatePipelineV2', {
+    createPipelineRequestJson: JSON.stringify({
+      pipeline: { name: 'pf-run', project: { name: 'eda' } },
+      metadata: { labels: { flow: 'pf', stage: 'run', bolt: 'plugin-bolt' } },
+      transform: { cmd: ['true'] },
+      input: { pfs: { project: 'eda', repo: 'pf-params', glob: '/' } },
+    }),
+  });
+  const folder = path.join(tempDir, 'flow-plugin', 'user_plugin');
+  await mkdir(folder, { recursive: true });
+  await writeFile(
+    path.join(folder, 'plugin.json'),
+    JSON.stringify({
+      stages: [
+        {
+          name: 'run',
+          parameters: [{ name: 'clock_mhz', type: 'number', default: '250', description: 'MHz' }],
+        },
+      ],
+    }),
+  );
+
+  await page.goto(`${server.url}/updatebolt/plugin-bolt`);
+  await modal(page).locator('input[type=file]').setInputFiles(folder);
+  await expect(page.getByTestId(testIds.edaUploadItem)).toHaveCount(1);
+  await primary(page).click();
+  await expect(primary(page)).toHaveText('Done');
+  await primary(page).click();
+  await expect(page.getByText('upload file success.')).toBeVisible();
+
+  // The trial form of the flow offers the plugin's parameter with its default.
+  await page.goto(`${server.url}/project/eda/trials?flow=pf`);
+  await page.getByTestId(testIds.trialCreate).click();
+  await expect(page.getByRole('dialog').getByLabel('Parameter clock_mhz')).toHaveValue('250');
+});
