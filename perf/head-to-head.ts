@@ -167,8 +167,12 @@ function pages(logJobId: string): PageCase[] {
       // paint after layout (window.__lineagePainted); a console that draws names in SVG shows one.
       content: (page) =>
         page.waitForFunction(
-          `window.__lineagePainted || document.querySelector('.react-flow__node') ||
-           [...document.querySelectorAll('svg text')].some((t) => /^pipe-\\d{3}$/.test(t.textContent))`,
+          () =>
+            (window as { __lineagePainted?: number }).__lineagePainted ||
+            document.querySelector('.react-flow__node') ||
+            Array.from(document.querySelectorAll('svg text')).some((t) =>
+              /^pipe-\d{3}$/.test(t.textContent ?? ''),
+            ),
           null,
           { polling: 16 },
         ),
@@ -198,10 +202,10 @@ function pages(logJobId: string): PageCase[] {
 }
 
 /** Bytes the page moved over the network: the document and every resource, as transferred. */
-const transferredBytes = `(() => [
-  ...performance.getEntriesByType('navigation'),
-  ...performance.getEntriesByType('resource'),
-].reduce((sum, entry) => sum + (entry.transferSize ?? 0), 0))()`;
+const transferredBytes = () =>
+  [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+    .map((entry) => (entry as PerformanceResourceTiming).transferSize ?? 0)
+    .reduce((sum, size) => sum + size, 0);
 
 interface LoadFigures {
   median: number;
@@ -227,7 +231,7 @@ async function coldLoads(
     all.push(Date.now() - started);
     // Lines streamed after the content showed still count as this page's bytes.
     await page.waitForLoadState('networkidle').catch(() => undefined);
-    bytes = (await page.evaluate(transferredBytes)) as number;
+    bytes = await page.evaluate(transferredBytes);
     await context.close();
   }
   const median = [...all].sort((a, b) => a - b)[Math.floor(all.length / 2)]!;

@@ -27,10 +27,29 @@ function disconnectSignal(reply: FastifyReply): AbortSignal {
 }
 
 /**
- * Writes a server stream as NDJSON, one `{"result": …}` line per message, flushed as produced
- * (through the scope's compression when the client accepts it). A failure before the first
- * message is an ordinary error response (thrown); after it, a final `{"error": …}` line. A client
- * that goes away ends the stream, and with it the handler's iterator.
+ * Lines a stream has ready at once go out as one write of up to this many bytes: through a
+ * compressor, every write is a flush, and a flush per line made a compressed listing 5× slower.
+ */
+const STREAM_BATCH_BYTES = 64 * 1024;
+
+/** Whether a promise settles before the event loop's next turn (a message that is ready now). */
+function settlesNow(promise: Promise<unknown>): Promise<boolean> {
+  return Promise.race([
+    promise.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((resolve) => setImmediate(resolve, false)),
+  ]);
+}
+
+/**
+ * Writes a server stream as NDJSON, one `{"result": …}` line per message (through the scope's
+ * compression when the client accepts it). Messages that are ready together are written
+ * together; a message the stream had to wait for is written at once, so a client still sees
+ * each line as it is produced. A failure before the first message is an ordinary error response
+ * (thrown); after it, a final `{"error": …}` line. A client that goes away ends the stream, and
+ * with it the handler's iterator.
  */
 async function sendStream(
   request: FastifyRequest,
@@ -46,18 +65,25 @@ async function sendStream(
   const first = await next();
   async function* lines(): AsyncGenerator<string> {
     let step = first;
+    let batch = '';
     const pause = slicer();
     try {
       while (!step.done && !signal.aborted) {
-        yield JSON.stringify({ result: step.value }) + '\n';
+        batch += JSON.stringify({ result: step.value }) + '\n';
+        const pending = next();
+        if (batch.length >= STREAM_BATCH_BYTES || !(await settlesNow(pending))) {
+          yield batch;
+          batch = '';
+        }
         await pause();
-        step = await next();
+        step = await pending;
       }
     } catch (error) {
-      yield JSON.stringify({ error: toApiError(error, request.log).toWire() }) + '\n';
+      batch += JSON.stringify({ error: toApiError(error, request.log).toWire() }) + '\n';
     } finally {
       if (!step.done) await iterator.return?.();
     }
+    if (batch !== '') yield batch;
   }
   return reply
     .code(200)
