@@ -112,6 +112,8 @@ function hostArgs(hidden: string[]): string[] {
     if (bind[0] === '--ro-bind') bound.push(dir);
     args.push(...bind);
   }
+  // A private /tmp first: the project's code, bound below, may itself live under /tmp.
+  args.push('--perms', '1777', '--tmpfs', '/tmp');
   args.push('--dir', '/etc');
   for (const name of etcPieces) args.push(...bindSame(path.join('/etc', name)));
   // The project's code, unless it lies in a folder bound already or inside a hidden one.
@@ -122,7 +124,7 @@ function hostArgs(hidden: string[]): string[] {
     // Its parent folders as bwrap would make them are root's alone (0700): open them to all.
     const parents: string[] = [];
     for (let dir = path.dirname(projectRoot); dir !== '/'; dir = path.dirname(dir))
-      parents.unshift(dir);
+      if (dir !== '/tmp') parents.unshift(dir);
     for (const dir of parents) args.push('--perms', '0755', '--dir', dir);
     args.push('--ro-bind', projectRoot, projectRoot);
     bound.push(projectRoot);
@@ -142,10 +144,6 @@ function hostArgs(hidden: string[]): string[] {
     '/proc',
     '--dev',
     '/dev',
-    '--perms',
-    '1777',
-    '--tmpfs',
-    '/tmp',
     '--unshare-ipc',
     '--unshare-pid',
     '--unshare-net',
