@@ -11,6 +11,7 @@ export default tseslint.config(
       'test-results/**',
       'playwright-report/**',
       '.ivory-data/**',
+      'packages/api/src/gen/**',
     ],
   },
   js.configs.recommended,
