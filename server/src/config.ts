@@ -32,6 +32,13 @@ export interface ServerConfig {
   egressRoots?: string[];
   /** Cluster admins' emails (IVORY_ADMINS, comma-separated), with sign-in on. */
   admins?: string[];
+  /**
+   * The gRPC listener (IVORY_GRPC_PORT, default 1650; 0 turns it off), on HOST, embedded mode
+   * only. Absent = off; port 0 here = any free port. `optional`: the default port, so a port
+   * already taken (another server on this machine) leaves gRPC off with a warning instead of
+   * failing the start.
+   */
+  grpc?: { port: number; optional: boolean } | null;
 }
 
 /** Every environment variable the server reads (here and in auth/config.ts). */
@@ -61,6 +68,7 @@ export const SERVER_ENV_NAMES = [
   'IVORY_CLOUD_PROJECT_ID',
   'IVORY_EGRESS_ROOTS',
   'IVORY_ADMINS',
+  'IVORY_GRPC_PORT',
   ...Object.values(AUTH_ENV),
 ] as const;
 
@@ -123,6 +131,14 @@ function jsonText(value: string | undefined, name: string): string | undefined {
   return value;
 }
 
+export const DEFAULT_GRPC_PORT = 1650;
+
+function grpcListener(value: string | undefined): ServerConfig['grpc'] {
+  const port = integer(value, DEFAULT_GRPC_PORT, 'IVORY_GRPC_PORT');
+  if (port > 65535) throw new Error('IVORY_GRPC_PORT must be a port number (0 turns gRPC off)');
+  return port === 0 ? null : { port, optional: value === undefined || value === '' };
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
     port: integer(env.PORT, 4000, 'PORT'),
@@ -147,6 +163,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
       return path.resolve(root);
     }),
     admins: list(env.IVORY_ADMINS).map((email) => email.toLowerCase()),
+    grpc: grpcListener(env.IVORY_GRPC_PORT),
     browserSettings: withoutEmpty({
       REACT_APP_RUDDERSTACK_WRITE_KEY: env.IVORY_RUDDERSTACK_WRITE_KEY,
       REACT_APP_RUDDERSTACK_DATA_PLANE_URL: env.IVORY_RUDDERSTACK_DATA_PLANE_URL,

@@ -9,6 +9,8 @@ import {
 import type { ServerConfig } from './config.ts';
 import { registerEdaToolsApi } from './eda/tools.ts';
 import { ApiError, invalidArgument } from './errors.ts';
+import { callerResolver } from './grpc/grpc-auth.ts';
+import { startGrpcServer, type GrpcListener } from './grpc/grpc-server.ts';
 import { registerApiRoutes } from './http/api-routes.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { registerFilesRoute } from './http/files-route.ts';
@@ -39,12 +41,33 @@ export interface IvoryServer {
   platform: EmbeddedPlatform;
   /** Set in cluster mode (IVORY_PACHD_ADDRESS): the upstream, token cache, cluster id, lander. */
   cluster: ClusterMode | null;
+  /** The gRPC listener (IVORY_GRPC_PORT), null when off. */
+  grpc: GrpcListener | null;
   close(): Promise<void>;
 }
 
 /** JSON request bodies (ModifyFile streams instead): room for a 20 MiB message in base64. */
 const jsonBodyLimit = 32 * 1024 * 1024;
 const uploadCleanupIntervalMs = 10 * 60 * 1000;
+
+/** Starts gRPC; the default port already taken leaves it off with a warning. */
+async function startGrpc(
+  settings: { port: number; optional: boolean },
+  options: Omit<Parameters<typeof startGrpcServer>[0], 'port'>,
+): Promise<GrpcListener | null> {
+  try {
+    const listener = await startGrpcServer({ ...options, port: settings.port });
+    options.log.info({ port: listener.port }, 'gRPC listening');
+    return listener;
+  } catch (error) {
+    if (!settings.optional) throw error;
+    options.log.warn(
+      { err: error, port: settings.port },
+      'gRPC is off: its default port is taken (set IVORY_GRPC_PORT)',
+    );
+    return null;
+  }
+}
 
 /** Builds the whole server (platform + HTTP routes); main.ts and tests share it. */
 export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
@@ -95,8 +118,30 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
     registerAuthorizeRoute(app, auth);
   }
   registerHealthRoute(app);
-  registerRuntimeConfigRoute(app, config);
   registerEdaToolsApi(platform.methods);
+  // With roles on, the gateway and gRPC dispatch to the checked registry (one table, every method).
+  const served = authorizer ? authorizer.wrap(platform.methods) : platform.methods;
+  const grpc =
+    config.grpc && !config.pachdAddress
+      ? await startGrpc(config.grpc, {
+          host: config.host,
+          methods: served,
+          callerOf: callerResolver(
+            auth,
+            (token) => authorizer?.bindings.tokenSubject(token) ?? null,
+          ),
+          log: app.log,
+        })
+      : null;
+  registerRuntimeConfigRoute(
+    app,
+    grpc
+      ? {
+          ...config,
+          browserSettings: { ...config.browserSettings, REACT_APP_GRPC_PORT: String(grpc.port) },
+        }
+      : config,
+  );
   // Cluster mode forwards /api and /files to the cluster; the embedded platform keeps only
   // what the cluster lacks (omni_v1.API, upload staging).
   const cluster = config.pachdAddress
@@ -108,8 +153,7 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
     : null;
   if (!cluster) {
     registerAuthenticateRoute(app, auth);
-    // With roles on, the gateway dispatches to the checked registry (one table, every method).
-    registerApiRoutes(app, authorizer ? authorizer.wrap(platform.methods) : platform.methods);
+    registerApiRoutes(app, served);
   }
   registerPipelineSchemaRoute(app);
   registerJsonSchemaRoute(app);
@@ -165,9 +209,10 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
     app,
     platform,
     cluster,
+    grpc,
     async close() {
       clearInterval(cleanup);
-      await app.close();
+      await Promise.all([app.close(), grpc?.close()]);
       cluster?.close();
       await platform.close();
     },

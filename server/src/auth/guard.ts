@@ -2,6 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import { ApiError, Code } from '../errors.ts';
 import type { Auth } from './auth.ts';
+import {
+  claimsOfToken,
+  unauthenticated,
+  verificationError,
+  type RobotTokenLookup,
+} from './token-claims.ts';
 import { TokenVerificationError, type IdTokenClaims } from './token-verifier.ts';
 
 declare module 'fastify' {
@@ -26,7 +32,7 @@ export interface AuthGuardOptions {
    * The server's own tokens (auth_v2 GetRobotToken): the subject of a live one, else null. A
    * token found here is not sent to the identity provider's verifier.
    */
-  robotToken?: (token: string) => { subject: string; expiresAt: number | null } | null;
+  robotToken?: RobotTokenLookup;
 }
 
 export const DEFAULT_GUARDED_PREFIXES = ['/api/', '/upload', '/files/'];
@@ -49,9 +55,7 @@ export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply
     .send(Buffer.from(JSON.stringify(error.toWire())));
 }
 
-export function unauthenticated(reason: string): ApiError {
-  return new ApiError(Code.UNAUTHENTICATED, `authentication error: ${reason}`);
-}
+export { unauthenticated };
 
 export function pathIsGuarded(path: string, prefixes: readonly string[]): boolean {
   return prefixes.some((prefix) => {
@@ -143,29 +147,17 @@ export function registerAuthGuard(
       return sendApiError(reply, unauthenticated('no authentication token (try logging in)'));
     }
 
-    const robot = token.includes('.') ? null : (options.robotToken?.(token) ?? null);
-    if (robot) {
-      request.authClaims = {
-        sub: robot.subject,
-        iss: 'ivory',
-        exp: robot.expiresAt === null ? 0 : Math.floor(robot.expiresAt / 1000),
-        principal: robot.subject,
-      };
-      return;
-    }
     try {
-      request.authClaims = await auth.verify(token);
+      request.authClaims = await claimsOfToken(auth, token, options.robotToken);
     } catch (error) {
-      if (error instanceof TokenVerificationError && error.reason === 'unavailable') {
-        return sendApiError(reply, new ApiError(Code.UNAVAILABLE, error.message));
+      const answer = verificationError(error);
+      if (!answer) {
+        request.log.error({ err: error }, 'token verification failed unexpectedly');
+        return sendApiError(reply, new ApiError(Code.INTERNAL, 'token verification failed'));
       }
-      if (error instanceof TokenVerificationError) {
+      if (error instanceof TokenVerificationError && error.reason !== 'unavailable')
         reply.header('www-authenticate', 'Bearer error="invalid_token"');
-        return sendApiError(reply, unauthenticated(error.message));
-      }
-      if (error instanceof ApiError) return sendApiError(reply, error);
-      request.log.error({ err: error }, 'token verification failed unexpectedly');
-      return sendApiError(reply, new ApiError(Code.INTERNAL, 'token verification failed'));
+      return sendApiError(reply, answer);
     }
   });
 }
