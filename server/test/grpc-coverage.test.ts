@@ -69,6 +69,11 @@ function callEmpty(fullName: string): Promise<{ code: number; details: string }>
 }
 
 describe('gRPC coverage', () => {
+  it("tells the web app the listener's port (runtime settings, for the Connect dialog)", async () => {
+    const script = await (await fetch(`${server.url}/runtime-config.js`)).text();
+    expect(script).toContain(`"REACT_APP_GRPC_PORT":"${server.server.grpc!.port}"`);
+  });
+
   it('serves every method registered on the HTTP gateway', () => {
     const registered = [...server.server.platform.methods.keys()].sort();
     expect(registered.length).toBeGreaterThan(100);

@@ -10,6 +10,7 @@ import {
   clusterCredentialsCommand,
   connectionInputs,
   pachdAddressFor,
+  pythonSdkSnippet,
   setContextCommand,
 } from './commands.ts';
 import { ConnectTerminalButton } from './ConnectTerminal.tsx';
@@ -26,6 +27,7 @@ describe('connection commands', () => {
     clusterName: 'main',
     cloudZone: 'us-east1-b',
     cloudProjectId: 'acme',
+    embedded: false,
   };
 
   it('sets the context with source 2 and makes it active', () => {
@@ -50,6 +52,28 @@ describe('connection commands', () => {
     expect(connectionInputs('cid', { REACT_APP_PACHD_ADDRESS: 'grpc://p:30650' })).toMatchObject({
       contextName: 'cid',
       pachdAddress: 'grpc://p:30650',
+    });
+  });
+
+  it("points at the server's gRPC listener in embedded mode", () => {
+    const location = { protocol: 'https:', hostname: 'ivory.local', port: '8443' };
+    const embedded = connectionInputs('cid', { REACT_APP_GRPC_PORT: '1650' }, location);
+    expect(embedded).toMatchObject({ pachdAddress: 'grpc://ivory.local:1650', embedded: true });
+    expect(setContextCommand(embedded)).toContain('"pachd_address": "grpc://ivory.local:1650"');
+    expect(pythonSdkSnippet(embedded)).toContain(
+      'client = Client.from_pachd_address("grpc://ivory.local:1650")',
+    );
+    // A configured address still wins; without a listener the page's origin is used.
+    expect(
+      connectionInputs(
+        'cid',
+        { REACT_APP_GRPC_PORT: '1650', REACT_APP_PACHD_ADDRESS: 'grpc://p:1' },
+        location,
+      ).pachdAddress,
+    ).toBe('grpc://p:1');
+    expect(connectionInputs('cid', {}, location)).toMatchObject({
+      pachdAddress: 'grpcs://ivory.local:8443',
+      embedded: false,
     });
   });
 });
@@ -86,6 +110,41 @@ describe('ConnectTerminalButton', () => {
       await user.click(within(modal).getAllByRole('button', { name: 'Copy command' })[1]!);
       expect(await navigator.clipboard.readText()).toBe('pachctl auth login');
       expect(await screen.findByText('Command Line Copied')).toBeInTheDocument();
+    },
+  );
+
+  it(
+    "in embedded mode shows the gRPC listener's commands and a copyable Python SDK snippet",
+    { timeout: 20_000 },
+    async () => {
+      Object.assign(window, { pachDashConfig: { REACT_APP_GRPC_PORT: '1650' } });
+      const user = userEvent.setup();
+      const api = createFakeApiClient({
+        'admin_v2.API/InspectCluster': () => ({ id: 'cluster-42' }),
+      });
+      render(
+        <QueryClientProvider client={new QueryClient()}>
+          <ApiProvider client={api}>
+            <ToastProvider>
+              <ConnectTerminalButton />
+            </ToastProvider>
+          </ApiProvider>
+        </QueryClientProvider>,
+      );
+      await user.click(screen.getByTestId(testIds.connectButton));
+      const modal = await screen.findByTestId(testIds.connectModal, {}, { timeout: 10_000 });
+      const address = `grpc://${window.location.hostname}:1650`;
+      expect(
+        await within(modal).findByText(
+          new RegExp(`"pachd_address": "${address}".*pachctl config set context cluster-42`),
+        ),
+      ).toBeInTheDocument();
+      expect(within(modal).queryByText(/gcloud container clusters/)).not.toBeInTheDocument();
+      const copyButtons = within(modal).getAllByRole('button', { name: 'Copy command' });
+      await user.click(copyButtons[copyButtons.length - 1]!);
+      const snippet = await navigator.clipboard.readText();
+      expect(snippet).toContain('from pachyderm_sdk import Client');
+      expect(snippet).toContain(`Client.from_pachd_address("${address}")`);
     },
   );
 });

@@ -7,10 +7,15 @@ import {
   ONE_TIME_PASSWORD_LOGIN_COMMAND,
   clusterCredentialsCommand,
   connectionInputs,
+  pythonSdkSnippet,
   setContextCommand,
 } from './commands.ts';
 
-/** The copyable command lines: set a context, log in (optionally one-time password), credentials. */
+/**
+ * The copyable command lines: set a context, log in (optionally one-time password), then cluster
+ * credentials — or, against this server's embedded platform (its gRPC listener), the same
+ * context commands pointing at that listener and a Python SDK snippet.
+ */
 export function ConnectTerminalCommands({ clusterId }: { clusterId: string }) {
   const inputs = connectionInputs(clusterId);
   return (
@@ -18,11 +23,23 @@ export function ConnectTerminalCommands({ clusterId }: { clusterId: string }) {
       <Typography.Title level={4}>1. Set the context</Typography.Title>
       <CopyCommand command={setContextCommand(inputs)} />
       <Typography.Title level={4}>2. Log in</Typography.Title>
+      {inputs.embedded ? (
+        <Typography.Paragraph type="secondary">Only when sign-in is on:</Typography.Paragraph>
+      ) : null}
       <CopyCommand command={LOGIN_COMMAND} />
       <Typography.Paragraph type="secondary">Or with a one-time password:</Typography.Paragraph>
       <CopyCommand command={ONE_TIME_PASSWORD_LOGIN_COMMAND} />
-      <Typography.Title level={4}>3. Get cluster credentials</Typography.Title>
-      <CopyCommand command={clusterCredentialsCommand(inputs)} />
+      {inputs.embedded ? (
+        <>
+          <Typography.Title level={4}>3. Or use the Python SDK</Typography.Title>
+          <CopyCommand command={pythonSdkSnippet(inputs)} />
+        </>
+      ) : (
+        <>
+          <Typography.Title level={4}>3. Get cluster credentials</Typography.Title>
+          <CopyCommand command={clusterCredentialsCommand(inputs)} />
+        </>
+      )}
     </div>
   );
 }

@@ -5,6 +5,11 @@ export const DEFAULT_PACHD_PORT = 30650;
 export interface ConnectionInputs {
   contextName: string;
   pachdAddress: string;
+  /**
+   * The server runs the embedded platform with its own gRPC listener (runtime setting
+   * REACT_APP_GRPC_PORT): no cluster to get credentials for, and the SDK snippet applies.
+   */
+  embedded: boolean;
   clusterName: string;
   cloudZone: string;
   cloudProjectId: string;
@@ -45,14 +50,34 @@ function setting(config: Record<string, unknown>, key: string): string {
 }
 
 /**
- * The pachd address: the runtime setting REACT_APP_PACHD_ADDRESS when given, else the console's
- * own host (grpcs on https, grpc otherwise).
+ * A Python SDK (pachyderm_sdk) snippet that connects to the address and lists the repos; with
+ * sign-in on, the token goes in `auth_token`.
+ */
+export function pythonSdkSnippet({ pachdAddress }: ConnectionInputs): string {
+  return [
+    '# pip install pachyderm_sdk',
+    'from pachyderm_sdk import Client',
+    '',
+    `client = Client.from_pachd_address(${JSON.stringify(pachdAddress)})`,
+    '# with sign-in on: Client.from_pachd_address(..., auth_token="<your token>")',
+    'print(client.get_version())',
+    'for info in client.pfs.list_repo():',
+    '    print(info.repo.name)',
+  ].join('\n');
+}
+
+/**
+ * The pachd address: the runtime setting REACT_APP_PACHD_ADDRESS when given; else, when the
+ * server has a gRPC listener (REACT_APP_GRPC_PORT), that port on the console's host (cleartext:
+ * grpc://); else the console's own host (grpcs on https, grpc otherwise).
  */
 export function pachdAddressFor(
   location: { protocol: string; hostname: string; port: string },
   configured = '',
+  grpcPort = '',
 ): string {
   if (configured) return configured;
+  if (grpcPort) return `grpc://${location.hostname}:${grpcPort}`;
   const secure = location.protocol === 'https:';
   const port = location.port || (secure ? '443' : String(DEFAULT_PACHD_PORT));
   return `${secure ? 'grpcs' : 'grpc'}://${location.hostname}:${port}`;
@@ -65,9 +90,11 @@ export function connectionInputs(
   location: { protocol: string; hostname: string; port: string } = window.location,
 ): ConnectionInputs {
   const source = (config && typeof config === 'object' ? config : {}) as Record<string, unknown>;
+  const grpcPort = setting(source, 'REACT_APP_GRPC_PORT');
   return {
     contextName: setting(source, 'REACT_APP_CONTEXT_NAME') || clusterId || 'ivory',
-    pachdAddress: pachdAddressFor(location, setting(source, 'REACT_APP_PACHD_ADDRESS')),
+    pachdAddress: pachdAddressFor(location, setting(source, 'REACT_APP_PACHD_ADDRESS'), grpcPort),
+    embedded: grpcPort !== '',
     clusterName: setting(source, 'REACT_APP_CLUSTER_NAME') || '<cluster name>',
     cloudZone: setting(source, 'REACT_APP_CLOUD_ZONE') || '<cloud zone>',
     cloudProjectId: setting(source, 'REACT_APP_CLOUD_PROJECT_ID') || '<cloud project id>',
