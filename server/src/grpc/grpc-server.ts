@@ -62,11 +62,19 @@ function implement(
   desc: DescMethod,
   codec: MethodCodec,
   options: GrpcServerOptions,
+  running: Set<Promise<unknown>>,
 ): UntypedHandleCall {
   const { callerOf, log } = options;
-  const asCaller = async <T>(metadata: Metadata, fn: () => Promise<T>): Promise<T> => {
-    const caller = await callerOf(metadata);
-    return caller ? runAs(caller, fn) : fn();
+  const asCaller = <T>(metadata: Metadata, fn: () => Promise<T>): Promise<T> => {
+    const work = callerOf(metadata).then((caller) => (caller ? runAs(caller, fn) : fn()));
+    // Closing waits for the handlers still at work (their calls cancelled), as Fastify does.
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    running.add(settled);
+    void settled.then(() => running.delete(settled));
+    return work;
   };
   const fail = (error: unknown) => toServiceError(error, log);
 
@@ -146,6 +154,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcL
     }
   >();
   const served = new Set<string>();
+  const running = new Set<Promise<unknown>>();
   for (const [fullName, method] of options.methods) {
     const desc = protoMethod(fullName);
     if (!desc) {
@@ -168,7 +177,13 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcL
       responseSerialize: identity,
       responseDeserialize: identity,
     };
-    service.implementation[desc.name] = implement(method, desc, methodCodec(desc), options);
+    service.implementation[desc.name] = implement(
+      method,
+      desc,
+      methodCodec(desc),
+      options,
+      running,
+    );
     served.add(fullName);
   }
   for (const { definition, implementation } of services.values())
@@ -185,8 +200,8 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcL
   return {
     port,
     served,
-    close: () =>
-      new Promise<void>((resolve) => {
+    async close() {
+      await new Promise<void>((resolve) => {
         // Open streams (SubscribeCommit, a stuck client) get a moment, then are cut.
         const force = setTimeout(() => {
           server.forceShutdown();
@@ -196,6 +211,8 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcL
           clearTimeout(force);
           resolve();
         });
-      }),
+      });
+      await Promise.all(running);
+    },
   };
 }
