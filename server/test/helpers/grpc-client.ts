@@ -5,7 +5,13 @@
  */
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import type { DescMessage, DescMethod, MessageInitShape, MessageShape } from '@bufbuild/protobuf';
-import { Client, credentials, Metadata, type ServiceError } from '@grpc/grpc-js';
+import {
+  Client,
+  credentials,
+  Metadata,
+  type ClientWritableStream,
+  type ServiceError,
+} from '@grpc/grpc-js';
 
 type TypedMethod<I extends DescMessage, O extends DescMessage> = DescMethod & {
   input: I;
@@ -21,9 +27,15 @@ export interface GrpcTestClient {
     method: TypedMethod<I, O>,
     request: MessageInitShape<I>,
   ): Promise<MessageShape<O>[]>;
+  /** A server stream's messages as they arrive, none kept. */
+  eachMessage<I extends DescMessage, O extends DescMessage>(
+    method: TypedMethod<I, O>,
+    request: MessageInitShape<I>,
+  ): AsyncIterable<MessageShape<O>>;
+  /** Writes the requests as the server takes them (waits for HTTP/2 flow control). */
   clientStream<I extends DescMessage, O extends DescMessage>(
     method: TypedMethod<I, O>,
-    requests: Iterable<MessageInitShape<I>>,
+    requests: Iterable<MessageInitShape<I>> | AsyncIterable<MessageInitShape<I>>,
   ): Promise<MessageShape<O>>;
   close(): void;
 }
@@ -58,7 +70,15 @@ export function grpcClient(address: string, token = ''): GrpcTestClient {
         ),
       );
     },
-    async serverStream(method, request) {
+    async serverStream<I extends DescMessage, O extends DescMessage>(
+      method: TypedMethod<I, O>,
+      request: MessageInitShape<I>,
+    ) {
+      const answers: MessageShape<O>[] = [];
+      for await (const answer of this.eachMessage(method, request)) answers.push(answer);
+      return answers;
+    },
+    async *eachMessage(method, request) {
       const { serialize, deserialize } = codec(method);
       const call = client.makeServerStreamRequest(
         path(method),
@@ -67,23 +87,28 @@ export function grpcClient(address: string, token = ''): GrpcTestClient {
         create(method.input, request),
         metadata(),
       );
-      const answers = [];
-      for await (const answer of call) answers.push(answer);
-      return answers;
+      for await (const answer of call) yield answer as MessageShape<typeof method.output>;
     },
-    clientStream(method, requests) {
+    async clientStream(method, requests) {
       const { serialize, deserialize } = codec(method);
-      return new Promise((resolve, reject) => {
-        const call = client.makeClientStreamRequest(
+      let call: ClientWritableStream<MessageShape<typeof method.input>> | undefined;
+      const answer = new Promise<MessageShape<typeof method.output>>((resolve, reject) => {
+        call = client.makeClientStreamRequest(
           path(method),
           serialize,
           deserialize,
           metadata(),
-          (error: ServiceError | null, answer) => (error ? reject(error) : resolve(answer!)),
+          (error: ServiceError | null, message) => (error ? reject(error) : resolve(message!)),
         );
-        for (const request of requests) call.write(create(method.input, request));
-        call.end();
       });
+      try {
+        for await (const request of requests)
+          if (!call!.write(create(method.input, request)))
+            await new Promise((resolve) => call!.once('drain', resolve));
+      } finally {
+        call!.end();
+      }
+      return answer;
     },
     close: () => client.close(),
   };

@@ -1,0 +1,145 @@
+// ModifyFile and GetFile throughput of one 256 MiB file over gRPC (the listener pachctl and the
+// SDKs use, IVORY_GRPC_PORT) next to the HTTP gateway (base64 NDJSON) and a plain disk copy of
+// the same bytes (copyFile + fsync, the durability the server gives), measured in the same run,
+// several rounds (the machine is shared: the spread is printed). Target: gRPC ≥ 0.6× disk.
+// Run: npx tsx perf/grpc-throughput.ts   (PERF_FILE_MIB, PERF_ROUNDS to change the size/rounds)
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { copyFile, open, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { pfs_v2 } from '@ivory/api/proto';
+import { createApiClient } from '@ivory/api';
+import { grpcClient } from '../server/test/helpers/grpc-client.ts';
+import { startServerProcess } from '../server/test/helpers/server-process.ts';
+import { MiB, printFigure, throughput, timed, withScratchDir } from './support/figures.ts';
+
+const FILE_BYTES = Number(process.env.PERF_FILE_MIB ?? 256) * MiB;
+const ROUNDS = Number(process.env.PERF_ROUNDS ?? 3);
+/** pachctl sends a file as addFile messages under the 20 MiB message cap; 4 MiB each here. */
+const MESSAGE_BYTES = 4 * MiB;
+const project = { name: 'default' };
+const repo = { name: 'perf', type: 'user', project };
+const master = { repo, name: 'master' };
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function diskCopy(source: string, target: string): Promise<void> {
+  await copyFile(source, target);
+  const handle = await open(target, 'r');
+  await handle.sync();
+  await handle.close();
+}
+
+/** ModifyFile over HTTP: a streamed NDJSON body, setCommit then one addFile per chunk. */
+async function modifyFileHttp(url: string, source: string, file: string): Promise<void> {
+  const encoder = new TextEncoder();
+  async function* messages() {
+    yield encoder.encode(JSON.stringify({ setCommit: { branch: master } }) + '\n');
+    for await (const chunk of createReadStream(source, { highWaterMark: MESSAGE_BYTES })) {
+      const raw = (chunk as Buffer).toString('base64');
+      yield encoder.encode(JSON.stringify({ addFile: { path: file, raw } }) + '\n');
+    }
+  }
+  const response = await fetch(`${url}/api/pfs_v2.API/ModifyFile`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: messages() as unknown as BodyInit,
+    duplex: 'half',
+  } as RequestInit);
+  if (!response.ok) throw new Error(`ModifyFile failed: ${await response.text()}`);
+}
+
+/** ModifyFile over gRPC: a client stream of binary messages, as pachctl sends it. */
+async function modifyFileGrpc(client: ReturnType<typeof grpcClient>, source: string, file: string) {
+  async function* messages() {
+    yield { body: { case: 'setCommit' as const, value: { branch: master } } };
+    for await (const chunk of createReadStream(source, { highWaterMark: MESSAGE_BYTES })) {
+      yield {
+        body: {
+          case: 'addFile' as const,
+          value: {
+            path: file,
+            source: { case: 'raw' as const, value: { value: chunk as Buffer } },
+          },
+        },
+      };
+    }
+  }
+  await client.clientStream(pfs_v2.API.method.modifyFile, messages());
+}
+
+async function getFileHttp(url: string, file: string): Promise<number> {
+  const client = createApiClient({ baseUrl: url, getToken: () => '' });
+  let bytes = 0;
+  for await (const chunk of client.stream<string>('pfs_v2.API', 'GetFile', {
+    file: { commit: { branch: master }, path: file },
+  }))
+    bytes += Buffer.from(chunk, 'base64').length;
+  return bytes;
+}
+
+async function getFileGrpc(client: ReturnType<typeof grpcClient>, file: string): Promise<number> {
+  let bytes = 0;
+  for await (const chunk of client.eachMessage(pfs_v2.API.method.getFile, {
+    file: { commit: { branch: master }, path: file },
+  }))
+    bytes += chunk.value.length;
+  return bytes;
+}
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+await withScratchDir(async (dir) => {
+  const source = path.join(dir, 'source.bin');
+  await writeFile(source, randomBytes(FILE_BYTES));
+  const grpcPort = await freePort();
+  const server = await startServerProcess({ IVORY_GRPC_PORT: String(grpcPort) });
+  const client = grpcClient(`127.0.0.1:${grpcPort}`);
+  try {
+    await client.unary(pfs_v2.API.method.createProject, { project });
+    await client.unary(pfs_v2.API.method.createRepo, { repo });
+    const seconds: Record<string, number[]> = {};
+    const measure = async (name: string, work: () => Promise<unknown>) =>
+      (seconds[name] ??= []).push(await timed(work));
+    const expectBytes = (name: string) => (bytes: number) => {
+      if (bytes !== FILE_BYTES) throw new Error(`${name} returned ${bytes} bytes`);
+    };
+    for (let round = 0; round < ROUNDS; round++) {
+      await measure('disk', () => diskCopy(source, path.join(dir, `copy-${round}.bin`)));
+      await measure('grpc write', () => modifyFileGrpc(client, source, `/grpc-${round}.bin`));
+      await measure('http write', () => modifyFileHttp(server.url, source, `/http-${round}.bin`));
+      await measure('grpc read', () =>
+        getFileGrpc(client, `/grpc-${round}.bin`).then(expectBytes('gRPC GetFile')),
+      );
+      await measure('http read', () =>
+        getFileHttp(server.url, `/http-${round}.bin`).then(expectBytes('HTTP GetFile')),
+      );
+    }
+
+    const disk = median(seconds.disk!);
+    console.log(`\ngRPC throughput, one ${FILE_BYTES / MiB} MiB file, median of ${ROUNDS} rounds`);
+    const row = (label: string, name: string) => {
+      const values = seconds[name]!;
+      const rates = values.map((s) => FILE_BYTES / MiB / s);
+      const spread = `${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)} MiB/s`;
+      const ratio = name === 'disk' ? '' : `  ${(disk / median(values)).toFixed(2)}× disk`;
+      printFigure(label, `${throughput(FILE_BYTES, median(values))} (${spread})${ratio}`);
+    };
+    row('plain disk copy (copyFile + fsync), baseline', 'disk');
+    row('write: ModifyFile over gRPC (binary client stream)', 'grpc write');
+    row('write: ModifyFile over HTTP (base64 NDJSON)', 'http write');
+    row('read: GetFile over gRPC (BytesValue stream)', 'grpc read');
+    row('read: GetFile over HTTP (base64 NDJSON)', 'http read');
+  } finally {
+    client.close();
+    await server.kill('SIGTERM');
+  }
+});
