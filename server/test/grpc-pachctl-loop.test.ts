@@ -261,6 +261,53 @@ describe('the pachctl loop over gRPC', () => {
     }
   });
 
+  it("the gateway's answers to reads fit the protocol files, no field left over", async () => {
+    const pipeline = { name: 'sizes', project };
+    const job = (await results(server.url, 'pps_v2.API/ListJob', { pipeline, history: -1 }))[0];
+    const reads: [string, Json][] = [
+      ['pfs_v2.API/ListProject', {}],
+      ['pfs_v2.API/InspectProject', { project }],
+      ['pfs_v2.API/InspectProjectV2', { project }],
+      ['pfs_v2.API/ListRepo', {}],
+      ['pfs_v2.API/ListBranch', { repo }],
+      ['pfs_v2.API/InspectBranch', { branch: master }],
+      ['pfs_v2.API/ListCommit', { repo }],
+      ['pfs_v2.API/InspectCommit', { commit: headCommit }],
+      ['pfs_v2.API/ListCommitSet', { project }],
+      ['pfs_v2.API/InspectFile', { file: { commit: headCommit, path: '/a.bin' } }],
+      ['pfs_v2.API/GlobFile', { commit: headCommit, pattern: '/**' }],
+      ['pfs_v2.API/WalkFile', { file: { commit: headCommit, path: '/' } }],
+      ['pfs_v2.API/DiffFile', { newFile: { commit: headCommit, path: '/' } }],
+      ['pfs_v2.API/ReposSummary', { projects: [project] }],
+      ['pps_v2.API/ListPipeline', {}],
+      ['pps_v2.API/PipelinesSummary', { projects: [project] }],
+      ['pps_v2.API/ListDatum', { job: job.job }],
+      ['pps_v2.API/InspectJobSet', { jobSet: { id: job.job.id } }],
+      ['pps_v2.API/ListJobSet', {}],
+      ['pps_v2.API/GetClusterDefaults', {}],
+      ['pps_v2.API/GetProjectDefaults', { project }],
+      ['omni_v1.API/CountTrial', {}],
+      ['omni_v1.API/InspectEdaTools', {}],
+    ];
+    const misfits: string[] = [];
+    for (const [method, body] of reads) {
+      const desc = protoMethod(method)!;
+      const answers =
+        desc.methodKind === 'server_streaming'
+          ? await results(server.url, method, body)
+          : [await ok(server.url, method, body)];
+      expect(answers.length, method).toBeGreaterThan(0);
+      for (const answer of answers) {
+        try {
+          strictly(method, answer);
+        } catch (error) {
+          misfits.push(`${method}: ${(error as Error).message}`);
+        }
+      }
+    }
+    expect(misfits).toEqual([]);
+  });
+
   it('a method the platform does not answer is UNIMPLEMENTED (12)', async () => {
     const failure = await grpcFailure(
       client.unary(
