@@ -106,7 +106,7 @@ async function call(url: string, method: string, body: unknown): Promise<number>
   // Read to the end without keeping it: count the lines.
   let lines = 0;
   const decoder = new TextDecoder();
-  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
     const text = decoder.decode(chunk, { stream: true });
     if (text.includes('{"error":{')) throw new Error(`${method}: ${text.slice(0, 300)}`);
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
