@@ -3,6 +3,7 @@ import type { Statement } from 'better-sqlite3';
 import { alreadyExists, failedPrecondition, invalidArgument, notFound } from '../../errors.ts';
 import type { Db } from '../storage/database.ts';
 import type { CommitEvents } from './commit-events.ts';
+import { CommitLineage, type ChainOptions } from './commit-lineage.ts';
 import { ancestorDirs, asDirPath, baseName, parentDir, subtreeUpperBound } from './file-paths.ts';
 import { validateName } from './names.ts';
 import {
@@ -54,11 +55,14 @@ export class PfsStore {
    * the caller, or a pipeline's robot principal for its output commits. Unset: ''.
    */
   commitAuthor: ((repo: RepoRow, origin: OriginKind) => string) | null = null;
+  private readonly lineage: CommitLineage;
 
   constructor(
     private readonly db: Db,
     private readonly events: CommitEvents,
-  ) {}
+  ) {
+    this.lineage = new CommitLineage(db);
+  }
 
   /**
    * A prepared statement, cached by its SQL: compiling one costs more than running it (a file
@@ -198,6 +202,10 @@ export class PfsStore {
   }
 
   private deleteRepoRows(repoId: number): void {
+    // Out of the lineage first: deleting them one by one would move the rest of each segment.
+    this.prepare('UPDATE commits SET lineage_seg = NULL, lineage_pos = NULL WHERE repo_id = ?').run(
+      repoId,
+    );
     this.prepare(
       'DELETE FROM files WHERE commit_rowid IN (SELECT rowid FROM commits WHERE repo_id = ?)',
     ).run(repoId);
@@ -307,12 +315,22 @@ export class PfsStore {
       if (!commit && this.findBranch(repo, base)) commit = this.branchHead(repo, base);
       if (!commit) throw notFound(`commit ${id} not found in repo ${describeRepo(repo)}`);
     }
-    for (let i = 0; i < generations; i++) {
-      if (commit.parent_rowid === null)
-        throw notFound(`commit ${id} not found in repo ${describeRepo(repo)}`);
-      commit = this.commitByRowid(commit.parent_rowid);
-    }
-    return commit;
+    const ancestor = this.lineage.ancestor(commit, generations);
+    if (!ancestor) throw notFound(`commit ${id} not found in repo ${describeRepo(repo)}`);
+    return ancestor;
+  }
+
+  /** The commit `generations` parents above `commit` (lineage index), or undefined. */
+  ancestorOf(commit: CommitRow, generations: number): CommitRow | undefined {
+    return this.lineage.ancestor(commit, generations);
+  }
+
+  /**
+   * `start` and its ancestors down to (not including) `options.stopAt`, or to the root when
+   * that is not among them; newest first unless `reverse`. Read lazily, a page at a time.
+   */
+  commitChain(start: CommitRow, options: ChainOptions): Generator<CommitRow> {
+    return this.lineage.chain(start, options);
   }
 
   private branchHead(repo: RepoRow, branchName: string): CommitRow {
@@ -540,6 +558,42 @@ export class PfsStore {
     ) as CommitRow[];
   }
 
+  /**
+   * A page of a repo's commits in creation order (newest first unless `reverse`), after the
+   * rowid `after` (exclusive, in the listing's direction), created after `from` (exclusive) and
+   * of one origin when given.
+   */
+  repoCommitsPage(
+    repo: RepoRow,
+    options: {
+      after: number | null;
+      from: number | null;
+      origin: string | null;
+      reverse: boolean;
+      limit: number;
+    },
+  ): CommitRow[] {
+    const clauses = ['repo_id = ?'];
+    const params: unknown[] = [repo.id];
+    if (options.from !== null) {
+      clauses.push('rowid > ?');
+      params.push(options.from);
+    }
+    if (options.after !== null) {
+      clauses.push(options.reverse ? 'rowid > ?' : 'rowid < ?');
+      params.push(options.after);
+    }
+    if (options.origin !== null) {
+      clauses.push('origin = ?');
+      params.push(options.origin);
+    }
+    params.push(options.limit);
+    return this.prepare(
+      `SELECT rowid, * FROM commits WHERE ${clauses.join(' AND ')}
+         ORDER BY rowid ${options.reverse ? 'ASC' : 'DESC'} LIMIT ?`,
+    ).all(...params) as CommitRow[];
+  }
+
   /** Every commit of a repo, newest first. */
   listRepoCommits(repo: RepoRow): CommitRow[] {
     return this.prepare('SELECT rowid, * FROM commits WHERE repo_id = ? ORDER BY rowid DESC').all(
@@ -630,6 +684,69 @@ export class PfsStore {
       `SELECT * FROM files WHERE commit_rowid = ? AND path > ? AND path < ? ${markerClause}
          ORDER BY path ${order} LIMIT ?`,
     ).all(...params) as FileRow[];
+  }
+
+  /**
+   * Stored rows with paths in [lower, upper) (either bound may be null), ordered by path, after an
+   * exclusive marker.
+   */
+  listRange(
+    commit: CommitRow,
+    lower: string | null,
+    upper: string | null,
+    page: PageOptions,
+  ): FileRow[] {
+    const clauses = ['commit_rowid = ?'];
+    const params: unknown[] = [commit.rowid];
+    if (lower !== null) {
+      clauses.push('path >= ?');
+      params.push(lower);
+    }
+    if (upper !== null) {
+      clauses.push('path < ?');
+      params.push(upper);
+    }
+    if (page.after !== null) {
+      clauses.push(page.reverse ? 'path < ?' : 'path > ?');
+      params.push(page.after);
+    }
+    params.push(page.limit > 0 ? page.limit : -1);
+    return this.prepare(
+      `SELECT * FROM files WHERE ${clauses.join(' AND ')}
+         ORDER BY path ${page.reverse ? 'DESC' : 'ASC'} LIMIT ?`,
+    ).all(...params) as FileRow[];
+  }
+
+  /** Listings read in chunks of this many rows (what a streaming listing holds at once). */
+  static readonly scanChunkRows = 1000;
+  private openScans = 0;
+
+  /** How many chunked file scans are in progress (each holds at most one chunk of rows). */
+  get openFileScans(): number {
+    return this.openScans;
+  }
+
+  /**
+   * Runs a paged listing (`list(page)`: listChildren, listSubtree or listRange) a chunk at a
+   * time: each chunk is one short query, so no listing holds the whole result, no statement stays
+   * open across turns of the event loop, and a consumer that stops early ends the scan.
+   */
+  *scanInChunks(page: PageOptions, list: (page: PageOptions) => FileRow[]): Generator<FileRow[]> {
+    this.openScans++;
+    try {
+      let after = page.after;
+      let left = page.limit > 0 ? page.limit : Infinity;
+      while (left > 0) {
+        const limit = Math.min(PfsStore.scanChunkRows, left);
+        const rows = list({ after, limit, reverse: page.reverse });
+        if (rows.length > 0) yield rows;
+        if (rows.length < limit) return;
+        left -= rows.length;
+        after = (rows[rows.length - 1] as FileRow).path;
+      }
+    } finally {
+      this.openScans--;
+    }
   }
 
   /** Every row of a commit, ordered by path. */

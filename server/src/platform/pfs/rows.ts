@@ -46,6 +46,9 @@ export interface CommitRow {
   size_bytes: number;
   metadata: string;
   created_by: string;
+  /** Commit lineage (storage/commit-lineage-schema.ts): segment and position in it. */
+  lineage_seg: number | null;
+  lineage_pos: number | null;
 }
 
 export type FileType = 'FILE' | 'DIR';
