@@ -356,23 +356,40 @@ export function registerPfsApi(
         : null;
       const state = readEnum(req.state, commitStates, 'state');
       const originKind = readEnum(req.originKind, originKinds, 'originKind');
+      const wanted = (commit: CommitRow) =>
+        (!branch || commit.branch_name === branch) &&
+        (originKind === 'ORIGIN_KIND_UNKNOWN' || commit.origin === originKind);
       const sent = new Set<number>();
+      // Every commit at or below `floor` is sent or never will be: each round reads only the
+      // commits above it (oldest first, a page at a time), not the repo's whole history.
+      let floor = from?.rowid ?? 0;
       while (!signal.aborted) {
-        const due = store
-          .listRepoCommits(repo)
-          .reverse()
-          .filter(
-            (commit) =>
-              !sent.has(commit.rowid) &&
-              (from === null || commit.rowid > from.rowid) &&
-              (!branch || commit.branch_name === branch) &&
-              (originKind === 'ORIGIN_KIND_UNKNOWN' || commit.origin === originKind) &&
-              reached(commit, state),
+        let after: number | null = null;
+        let settled = true;
+        for (;;) {
+          const page = store.repoCommitsPage(repo, {
+            after,
+            from: floor,
+            origin: null,
+            reverse: true,
+            limit: listCommitPageRows,
+          });
+          const due = page.filter(
+            (commit) => !sent.has(commit.rowid) && wanted(commit) && reached(commit, state),
           );
-        for (const commit of due) {
-          sent.add(commit.rowid);
-          yield messages.commitInfo(commit);
+          for (const commit of page) {
+            const done = sent.has(commit.rowid) || due.includes(commit) || !wanted(commit);
+            settled &&= done;
+            if (settled) floor = commit.rowid;
+          }
+          for (const commit of due) {
+            sent.add(commit.rowid);
+            yield messages.commitInfo(commit);
+          }
+          if (page.length < listCommitPageRows) break;
+          after = (page[page.length - 1] as CommitRow).rowid;
         }
+        for (const rowid of sent) if (rowid <= floor) sent.delete(rowid);
         await events.next(signal);
       }
     }),
