@@ -496,7 +496,7 @@ export function registerPfsApi(
       };
       // A chunk at a time: a million-entry folder never sits in memory whole.
       const pause = slicer();
-      for (const rows of store.scanInChunks(page, (p) => store.listChildren(commit, row.path, p))) {
+      for (const rows of store.scanChildren(commit, row.path, page)) {
         for (const child of rows) yield messages.fileInfo(child, commitMessage);
         await pause();
       }
@@ -524,9 +524,7 @@ export function registerPfsApi(
       if (row.type === 'DIR' && !(limit > 0 && sent >= limit)) {
         const page = { after, limit: limit > 0 ? limit - sent : 0, reverse };
         const pause = slicer();
-        for (const rows of store.scanInChunks(page, (p) =>
-          store.listSubtree(commit, row.path, p),
-        )) {
+        for (const rows of store.scanSubtree(commit, row.path, page)) {
           for (const entry of rows) yield messages.fileInfo(entry, commitMessage);
           sent += rows.length;
           await pause();
@@ -568,9 +566,7 @@ export function registerPfsApi(
       const to = scan.upper !== null && !(upper && upper < scan.upper) ? scan.upper : upper;
       if (from && to && from >= to) return;
       const pause = slicer();
-      const chunks = store.scanInChunks({ after: null, limit: 0, reverse: false }, (page) =>
-        store.listRange(commit, from || null, to || null, page),
-      );
+      const chunks = store.scanRange(commit, from || null, to || null);
       for (const rows of chunks) {
         for (const row of rows) {
           const bare =

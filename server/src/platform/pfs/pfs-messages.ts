@@ -3,7 +3,7 @@ import type { PfsStore } from './pfs-store.ts';
 import {
   type BranchRow,
   type CommitRow,
-  type FileRow,
+  type ListedFile,
   type ProjectRow,
   type RepoRow,
 } from './rows.ts';
@@ -106,7 +106,7 @@ export class PfsMessages {
     };
   }
 
-  fileInfo(row: FileRow, commit: ReturnType<PfsMessages['commit']>) {
+  fileInfo(row: ListedFile, commit: ReturnType<PfsMessages['commit']>) {
     // Rows of one listing mostly share their write time: format it once per run of them.
     if (row.committed_at !== this.lastCommittedAt) {
       this.lastCommittedAt = row.committed_at;

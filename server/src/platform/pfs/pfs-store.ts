@@ -11,6 +11,7 @@ import {
   type BranchRow,
   type CommitRow,
   type FileRow,
+  type ListedFile,
   type OriginKind,
   type ProjectRow,
   type RepoRow,
@@ -42,6 +43,9 @@ const repoTypes: readonly RepoType[] = ['user', 'spec', 'meta'];
 export const newCommitId = (): string => randomBytes(16).toString('hex');
 
 const describeRepo = (repo: RepoRow) => `${repo.project}/${repo.name}`;
+
+/** The columns a file listing sends (ListedFile). */
+const listedColumns = 'path, type, hash, size_bytes, committed_at';
 
 /**
  * Projects, repos, branches, commits and files with Pachyderm semantics, in SQLite.
@@ -654,16 +658,30 @@ export class PfsStore {
     };
   }
 
+  /**
+   * Rows of a commit matching `where` (with `params`), ordered by path (descending when
+   * reversed), after an exclusive marker, at most `page.limit` (0: all).
+   */
+  private queryFiles(
+    columns: string,
+    commit: CommitRow,
+    where: string,
+    params: unknown[],
+    page: PageOptions,
+  ): unknown[] {
+    const marker = page.after === null ? '' : page.reverse ? 'AND path < ?' : 'AND path > ?';
+    const all = [commit.rowid, ...params];
+    if (page.after !== null) all.push(page.after);
+    all.push(page.limit > 0 ? page.limit : -1);
+    return this.prepare(
+      `SELECT ${columns} FROM files WHERE commit_rowid = ? ${where} ${marker}
+         ORDER BY path ${page.reverse ? 'DESC' : 'ASC'} LIMIT ?`,
+    ).all(...all);
+  }
+
   /** Direct children of a stored folder path, ordered by path, after an exclusive marker. */
   listChildren(commit: CommitRow, dirPath: string, page: PageOptions): FileRow[] {
-    const order = page.reverse ? 'DESC' : 'ASC';
-    const markerClause = page.after === null ? '' : page.reverse ? 'AND path < ?' : 'AND path > ?';
-    const params: unknown[] = [commit.rowid, dirPath];
-    if (page.after !== null) params.push(page.after);
-    params.push(page.limit > 0 ? page.limit : -1);
-    return this.prepare(
-      `SELECT * FROM files WHERE commit_rowid = ? AND dir = ? ${markerClause} ORDER BY path ${order} LIMIT ?`,
-    ).all(...params) as FileRow[];
+    return this.queryFiles('*', commit, 'AND dir = ?', [dirPath], page) as FileRow[];
   }
 
   /** Every stored row under a stored folder path (not the folder itself), ordered by path. */
@@ -672,49 +690,13 @@ export class PfsStore {
     dirPath: string,
     page: PageOptions = { after: null, limit: 0, reverse: false },
   ): FileRow[] {
-    const order = page.reverse ? 'DESC' : 'ASC';
-    const params: unknown[] = [commit.rowid, dirPath, subtreeUpperBound(dirPath)];
-    let markerClause = '';
-    if (page.after !== null) {
-      markerClause = page.reverse ? 'AND path < ?' : 'AND path > ?';
-      params.push(page.after);
-    }
-    params.push(page.limit > 0 ? page.limit : -1);
-    return this.prepare(
-      `SELECT * FROM files WHERE commit_rowid = ? AND path > ? AND path < ? ${markerClause}
-         ORDER BY path ${order} LIMIT ?`,
-    ).all(...params) as FileRow[];
-  }
-
-  /**
-   * Stored rows with paths in [lower, upper) (either bound may be null), ordered by path, after an
-   * exclusive marker.
-   */
-  listRange(
-    commit: CommitRow,
-    lower: string | null,
-    upper: string | null,
-    page: PageOptions,
-  ): FileRow[] {
-    const clauses = ['commit_rowid = ?'];
-    const params: unknown[] = [commit.rowid];
-    if (lower !== null) {
-      clauses.push('path >= ?');
-      params.push(lower);
-    }
-    if (upper !== null) {
-      clauses.push('path < ?');
-      params.push(upper);
-    }
-    if (page.after !== null) {
-      clauses.push(page.reverse ? 'path < ?' : 'path > ?');
-      params.push(page.after);
-    }
-    params.push(page.limit > 0 ? page.limit : -1);
-    return this.prepare(
-      `SELECT * FROM files WHERE ${clauses.join(' AND ')}
-         ORDER BY path ${page.reverse ? 'DESC' : 'ASC'} LIMIT ?`,
-    ).all(...params) as FileRow[];
+    return this.queryFiles(
+      '*',
+      commit,
+      'AND path > ? AND path < ?',
+      [dirPath, subtreeUpperBound(dirPath)],
+      page,
+    ) as FileRow[];
   }
 
   /** Listings read in chunks of this many rows (what a streaming listing holds at once). */
@@ -726,23 +708,65 @@ export class PfsStore {
     return this.openScans;
   }
 
+  /** listChildren, read a chunk at a time (scanInChunks), with only what a listing sends. */
+  scanChildren(commit: CommitRow, dirPath: string, page: PageOptions): Generator<ListedFile[]> {
+    return this.scanInChunks(page, (p) =>
+      this.queryFiles(listedColumns, commit, 'AND dir = ?', [dirPath], p),
+    );
+  }
+
+  /** listSubtree, read a chunk at a time (scanInChunks), with only what a listing sends. */
+  scanSubtree(commit: CommitRow, dirPath: string, page: PageOptions): Generator<ListedFile[]> {
+    const bounds = [dirPath, subtreeUpperBound(dirPath)];
+    return this.scanInChunks(page, (p) =>
+      this.queryFiles(listedColumns, commit, 'AND path > ? AND path < ?', bounds, p),
+    );
+  }
+
   /**
-   * Runs a paged listing (`list(page)`: listChildren, listSubtree or listRange) a chunk at a
-   * time: each chunk is one short query, so no listing holds the whole result, no statement stays
-   * open across turns of the event loop, and a consumer that stops early ends the scan.
+   * Rows with paths in [lower, upper) (either bound null: none), in path order, read a chunk at
+   * a time (scanInChunks), with only what a listing sends.
    */
-  *scanInChunks(page: PageOptions, list: (page: PageOptions) => FileRow[]): Generator<FileRow[]> {
+  scanRange(
+    commit: CommitRow,
+    lower: string | null,
+    upper: string | null,
+  ): Generator<ListedFile[]> {
+    let where = '';
+    const params: string[] = [];
+    if (lower !== null) {
+      where += ' AND path >= ?';
+      params.push(lower);
+    }
+    if (upper !== null) {
+      where += ' AND path < ?';
+      params.push(upper);
+    }
+    return this.scanInChunks({ after: null, limit: 0, reverse: false }, (p) =>
+      this.queryFiles(listedColumns, commit, where, params, p),
+    );
+  }
+
+  /**
+   * Runs a paged query (`list(page)`) a chunk at a time: each chunk is one short query, so no
+   * listing holds the whole result, no statement stays open across turns of the event loop, and
+   * a consumer that stops early ends the scan.
+   */
+  private *scanInChunks(
+    page: PageOptions,
+    list: (page: PageOptions) => unknown[],
+  ): Generator<ListedFile[]> {
     this.openScans++;
     try {
       let after = page.after;
       let left = page.limit > 0 ? page.limit : Infinity;
       while (left > 0) {
         const limit = Math.min(PfsStore.scanChunkRows, left);
-        const rows = list({ after, limit, reverse: page.reverse });
+        const rows = list({ after, limit, reverse: page.reverse }) as ListedFile[];
         if (rows.length > 0) yield rows;
         if (rows.length < limit) return;
         left -= rows.length;
-        after = (rows[rows.length - 1] as FileRow).path;
+        after = (rows[rows.length - 1] as ListedFile).path;
       }
     } finally {
       this.openScans--;

@@ -64,6 +64,9 @@ export interface FileRow {
   committed_at: number;
 }
 
+/** What a file listing sends of a row. */
+export type ListedFile = Pick<FileRow, 'path' | 'type' | 'hash' | 'size_bytes' | 'committed_at'>;
+
 export type CommitState = 'STARTED' | 'FINISHING' | 'FINISHED';
 
 export function commitState(commit: CommitRow): CommitState {
