@@ -207,6 +207,15 @@ await withScratchDir(async (dataDir) => {
       `${globOne.ms.toFixed(1)} ms (${globOne.spread}), ${globOne.lines} lines`,
     );
 
+    const lastFolder = await timeCall(server.url, 'pfs_v2.API/ListFile', {
+      file: { commit: commit('glob-100k'), path: '/d9' },
+      number: 100,
+    });
+    printFigure(
+      'ListFile /d9 first 100 (after 90k rows of other folders)',
+      `${lastFolder.ms.toFixed(1)} ms (${lastFolder.spread}), ${lastFolder.lines} lines`,
+    );
+
     const before = memory(server.pid, 'VmHWM');
     const started = performance.now();
     const lines = await call(server.url, 'pfs_v2.API/ListFile', {
