@@ -17,6 +17,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { openDatabase } from '../server/src/platform/storage/database.ts';
+import { startTestServer } from '../server/test/helpers/in-process-server.ts';
 import { startServerProcess } from '../server/test/helpers/server-process.ts';
 import { printFigure, withScratchDir } from './support/figures.ts';
 
@@ -232,5 +233,33 @@ await withScratchDir(async (dataDir) => {
     );
   } finally {
     await server.kill();
+  }
+
+  // The same GlobFile in-process, without HTTP: what the platform costs, and with each message
+  // turned into its JSON line (the least any transport must do), so the split is visible.
+  const inProcess = await startTestServer({ dataDir, logLevel: 'error' });
+  try {
+    const glob = inProcess.server.platform.methods.get('pfs_v2.API/GlobFile');
+    if (glob?.kind !== 'stream') throw new Error('GlobFile is not a stream');
+    const request = {
+      commit: { repo: repoOf('glob-100k'), branch: { repo: repoOf('glob-100k'), name: 'master' } },
+      pattern: '/**',
+    };
+    const run = async (stringify: boolean) => {
+      const times: number[] = [];
+      let bytes = 0;
+      for (let i = 0; i < 6; i++) {
+        const started = performance.now();
+        for await (const message of glob.handler(request, new AbortController().signal))
+          if (stringify) bytes += JSON.stringify({ result: message }).length;
+        if (i > 0) times.push(performance.now() - started);
+      }
+      const sent = stringify ? `, ${(bytes / 6 / 2 ** 20).toFixed(0)} MiB of JSON` : '';
+      return `${median(times).toFixed(0)} ms (${spread(times)})${sent}`;
+    };
+    printFigure('GlobFile /** in-process: platform only', await run(false));
+    printFigure('GlobFile /** in-process: platform + a JSON line each', await run(true));
+  } finally {
+    await inProcess.server.close();
   }
 });
