@@ -6,7 +6,8 @@
  * `metric.accuracy GT 0.9 AND param.lr EQ 0.01 ORDER BY metric.accuracy DESC` through the HTTP
  * API, and the same query as hand-written SQL on the same database, and prints both and the
  * ratio (target: first page under 100 ms; issue #20: under 20 ms at 1,000,000 trials —
- * `npx tsx perf/trials-figures.ts 1000000`, about 10 minutes on this machine, mostly inserting).
+ * `npx tsx perf/trials-figures.ts 1000000`: 22 minutes on this shared machine, nearly all of
+ * it inserting, I/O-bound; the queries themselves take seconds).
  */
 import type { NewTrial } from '../server/src/platform/trials/trial-store.ts';
 import { ok, results } from '../server/test/helpers/api-client.ts';
@@ -158,7 +159,9 @@ async function main(): Promise<void> {
     console.log(
       `second page (pageToken): ${secondPageMs.toFixed(2)} ms; CountTrial: ${countMs.toFixed(2)} ms`,
     );
-    console.log(`target: first page under 100 ms -> ${api < 100 ? 'met' : 'NOT met'}`);
+    // Issue #20: under 20 ms at 1M trials; the original target was 100 ms.
+    const target = total >= 1_000_000 ? 20 : 100;
+    console.log(`target: first page under ${target} ms -> ${api < target ? 'met' : 'NOT met'}`);
   } finally {
     await server.close();
   }
