@@ -5,7 +5,9 @@
  * trial store of an in-process server (temp data dir), then times ListTrial's first page for
  * `metric.accuracy GT 0.9 AND param.lr EQ 0.01 ORDER BY metric.accuracy DESC` through the HTTP
  * API, and the same query as hand-written SQL on the same database, and prints both and the
- * ratio (target: first page under 100 ms).
+ * ratio (target: first page under 100 ms; issue #20: under 20 ms at 1,000,000 trials —
+ * `npx tsx perf/trials-figures.ts 1000000`: 22 minutes on this shared machine, nearly all of
+ * it inserting, I/O-bound; the queries themselves take seconds).
  */
 import type { NewTrial } from '../server/src/platform/trials/trial-store.ts';
 import { ok, results } from '../server/test/helpers/api-client.ts';
@@ -46,6 +48,8 @@ async function main(): Promise<void> {
     const flows = ['train', 'tune', 'sweep'];
     const insertStarted = Date.now();
     const base = Date.now() - total * 1000;
+    // Bulk load only: no fsync per batch (a temp data dir; restored before measuring).
+    db.pragma('synchronous = OFF');
     for (let start = 0; start < total; start += 5000) {
       trials.store.transaction(() => {
         for (let i = start; i < Math.min(total, start + 5000); i++) {
@@ -80,6 +84,7 @@ async function main(): Promise<void> {
         }
       });
     }
+    db.pragma('synchronous = FULL');
     db.exec('ANALYZE');
     const insertMs = Date.now() - insertStarted;
 
@@ -154,7 +159,9 @@ async function main(): Promise<void> {
     console.log(
       `second page (pageToken): ${secondPageMs.toFixed(2)} ms; CountTrial: ${countMs.toFixed(2)} ms`,
     );
-    console.log(`target: first page under 100 ms -> ${api < 100 ? 'met' : 'NOT met'}`);
+    // Issue #20: under 20 ms at 1M trials; the original target was 100 ms.
+    const target = total >= 1_000_000 ? 20 : 100;
+    console.log(`target: first page under ${target} ms -> ${api < target ? 'met' : 'NOT met'}`);
   } finally {
     await server.close();
   }

@@ -8,6 +8,8 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 
 export interface ServerProcess {
   url: string;
+  /** The server's process id (e.g. to read its memory from /proc). */
+  pid: number;
   dataDir: string;
   /** Sends a signal and waits for the process to exit. */
   kill(signal?: NodeJS.Signals): Promise<void>;
@@ -44,6 +46,7 @@ export async function startServerProcess(
   await waitForHealth(url);
   return {
     url,
+    pid: child.pid ?? 0,
     dataDir: dir,
     async kill(signal: NodeJS.Signals = 'SIGKILL') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

@@ -79,3 +79,26 @@ function globSource(pattern: string, captureGroups: boolean): string {
   }
   return source;
 }
+
+/**
+ * What a GlobFile scan can read from the path index: every path the glob matches starts with
+ * `prefix` (the pattern's text before its first wildcard), so only stored paths in
+ * [prefix, upper) need testing (`upper` null: no bound). `anyBelow`: the glob is `prefix**`,
+ * which matches every path starting with the prefix, with no need to run the expression.
+ */
+export function globPrefix(pattern: string): {
+  prefix: string;
+  upper: string | null;
+  anyBelow: boolean;
+} {
+  const normalised = '/' + pattern.replace(/^\/+/, '').replace(/\/+$/, '');
+  const wildcard = normalised.search(/[*?[]/);
+  const prefix = wildcard === -1 ? normalised : normalised.slice(0, wildcard);
+  const rest = wildcard === -1 ? '' : normalised.slice(wildcard);
+  const last = prefix.charCodeAt(prefix.length - 1);
+  // The next string after every one starting with the prefix; none when bumping the last code
+  // unit would step into (or past) the surrogates, whose order differs in SQLite's UTF-8.
+  const upper =
+    prefix === '/' || last >= 0xd7ff ? null : prefix.slice(0, -1) + String.fromCharCode(last + 1);
+  return { prefix, upper, anyBelow: /^\*\*+$/.test(rest) };
+}

@@ -14,7 +14,7 @@ import { clientStream, stream, unary, type MethodRegistry } from '../platform.ts
 import { slicer } from '../event-loop.ts';
 import type { CommitEvents } from './commit-events.ts';
 import { asDirPath } from './file-paths.ts';
-import { compileGlob } from './glob.ts';
+import { compileGlob, globPrefix } from './glob.ts';
 import { modifyFile } from './modify-file.ts';
 import { PfsMessages, type FileInfoMessage } from './pfs-messages.ts';
 import {
@@ -34,6 +34,9 @@ import { commitState, type CommitRow, type FileRow, type RepoType } from './rows
 const commitStates = ['COMMIT_STATE_UNKNOWN', 'STARTED', 'READY', 'FINISHING', 'FINISHED'] as const;
 type WaitState = (typeof commitStates)[number];
 const originKinds = ['ORIGIN_KIND_UNKNOWN', 'USER', 'AUTO', 'FSCK'] as const;
+
+/** ListCommit reads a repo's commits this many at a time. */
+const listCommitPageRows = 256;
 
 /** GetFile sends at most this many bytes per line. */
 const getFileChunkBytes = 1024 * 1024;
@@ -305,23 +308,38 @@ export function registerPfsApi(
       const repo = repoRef.name ? store.getRepo(repoRef) : (to?.repo ?? store.getRepo(repoRef));
       const originKind = readEnum(req.originKind, originKinds, 'originKind');
       const number = readInt(req.number, 'number');
-      let commits: CommitRow[] = [];
-      if (to) {
-        let current: CommitRow | null = to.commit;
-        while (current && current.rowid !== from?.rowid) {
-          commits.push(current);
-          current =
-            current.parent_rowid === null ? null : store.commitByRowid(current.parent_rowid);
-        }
-      } else {
-        commits = store.listRepoCommits(repo);
-        if (from) commits = commits.filter((commit) => commit.rowid > from.rowid);
+      const reverse = readBool(req.reverse, 'reverse');
+      const origin = originKind === 'ORIGIN_KIND_UNKNOWN' ? null : originKind;
+      // Both walks read a page at a time (the lineage index, or the repo's commits by rowid),
+      // so the first `number` commits cost about the same however long the history is.
+      const commits = to
+        ? (function* () {
+            for (const commit of store.commitChain(to.commit, { stopAt: from, reverse }))
+              if (origin === null || commit.origin === origin) yield commit;
+          })()
+        : (function* () {
+            let after: number | null = null;
+            for (;;) {
+              const page = store.repoCommitsPage(repo, {
+                after,
+                from: from?.rowid ?? null,
+                origin,
+                reverse,
+                limit: listCommitPageRows,
+              });
+              yield* page;
+              if (page.length < listCommitPageRows) return;
+              after = (page[page.length - 1] as CommitRow).rowid;
+            }
+          })();
+      let sent = 0;
+      const pause = slicer();
+      for (const commit of commits) {
+        if (number > 0 && sent >= number) break;
+        yield messages.commitInfo(commit);
+        sent++;
+        await pause();
       }
-      if (originKind !== 'ORIGIN_KIND_UNKNOWN')
-        commits = commits.filter((commit) => commit.origin === originKind);
-      if (readBool(req.reverse, 'reverse')) commits.reverse();
-      if (number > 0) commits = commits.slice(0, number);
-      for (const commit of commits) yield messages.commitInfo(commit);
     }),
   );
 
@@ -338,23 +356,40 @@ export function registerPfsApi(
         : null;
       const state = readEnum(req.state, commitStates, 'state');
       const originKind = readEnum(req.originKind, originKinds, 'originKind');
+      const wanted = (commit: CommitRow) =>
+        (!branch || commit.branch_name === branch) &&
+        (originKind === 'ORIGIN_KIND_UNKNOWN' || commit.origin === originKind);
       const sent = new Set<number>();
+      // Every commit at or below `floor` is sent or never will be: each round reads only the
+      // commits above it (oldest first, a page at a time), not the repo's whole history.
+      let floor = from?.rowid ?? 0;
       while (!signal.aborted) {
-        const due = store
-          .listRepoCommits(repo)
-          .reverse()
-          .filter(
-            (commit) =>
-              !sent.has(commit.rowid) &&
-              (from === null || commit.rowid > from.rowid) &&
-              (!branch || commit.branch_name === branch) &&
-              (originKind === 'ORIGIN_KIND_UNKNOWN' || commit.origin === originKind) &&
-              reached(commit, state),
+        let after: number | null = null;
+        let settled = true;
+        for (;;) {
+          const page = store.repoCommitsPage(repo, {
+            after,
+            from: floor,
+            origin: null,
+            reverse: true,
+            limit: listCommitPageRows,
+          });
+          const due = page.filter(
+            (commit) => !sent.has(commit.rowid) && wanted(commit) && reached(commit, state),
           );
-        for (const commit of due) {
-          sent.add(commit.rowid);
-          yield messages.commitInfo(commit);
+          for (const commit of page) {
+            const done = sent.has(commit.rowid) || due.includes(commit) || !wanted(commit);
+            settled &&= done;
+            if (settled) floor = commit.rowid;
+          }
+          for (const commit of due) {
+            sent.add(commit.rowid);
+            yield messages.commitInfo(commit);
+          }
+          if (page.length < listCommitPageRows) break;
+          after = (page[page.length - 1] as CommitRow).rowid;
         }
+        for (const rowid of sent) if (rowid <= floor) sent.delete(rowid);
         await events.next(signal);
       }
     }),
@@ -454,12 +489,17 @@ export function registerPfsApi(
         yield messages.fileInfo(row, commitMessage);
         return;
       }
-      const rows = store.listChildren(commit, row.path, {
+      const page = {
         after: readMarkerPath(req.paginationMarker, 'paginationMarker'),
         limit: readInt(req.number, 'number'),
         reverse: readBool(req.reverse, 'reverse'),
-      });
-      for (const child of rows) yield messages.fileInfo(child, commitMessage);
+      };
+      // A chunk at a time: a million-entry folder never sits in memory whole.
+      const pause = slicer();
+      for (const rows of store.scanChildren(commit, row.path, page)) {
+        for (const child of rows) yield messages.fileInfo(child, commitMessage);
+        await pause();
+      }
     }),
   );
 
@@ -474,15 +514,24 @@ export function registerPfsApi(
       const after = readMarkerPath(req.paginationMarker, 'paginationMarker');
       const limit = readInt(req.number, 'number');
       const reverse = readBool(req.reverse, 'reverse');
-      const all =
-        row.type === 'DIR' ? store.listSubtree(commit, row.path, { after, limit, reverse }) : [];
       const selfIncluded = after === null || (reverse ? row.path < after : row.path > after);
-      if (selfIncluded) {
-        if (reverse) all.push(row);
-        else all.unshift(row);
+      // Forward the folder comes first, reversed last; the subtree is read a chunk at a time.
+      let sent = 0;
+      if (selfIncluded && !reverse) {
+        yield messages.fileInfo(row, commitMessage);
+        sent++;
       }
-      for (const entry of limit > 0 ? all.slice(0, limit) : all)
-        yield messages.fileInfo(entry, commitMessage);
+      if (row.type === 'DIR' && !(limit > 0 && sent >= limit)) {
+        const page = { after, limit: limit > 0 ? limit - sent : 0, reverse };
+        const pause = slicer();
+        for (const rows of store.scanSubtree(commit, row.path, page)) {
+          for (const entry of rows) yield messages.fileInfo(entry, commitMessage);
+          sent += rows.length;
+          await pause();
+        }
+      }
+      if (selfIncluded && reverse && !(limit > 0 && sent >= limit))
+        yield messages.fileInfo(row, commitMessage);
     }),
   );
 
@@ -500,16 +549,32 @@ export function registerPfsApi(
       if (lower && upper && lower > upper)
         throw invalidArgument('pathRange.lower must not come after pathRange.upper');
       const commitMessage = messages.commit(commit, repo);
-      const candidates = matchesRoot ? [store.getFile(commit, '/')] : store.allFiles(commit);
+      if (matchesRoot) {
+        const root = store.getFile(commit, '/');
+        if (
+          pattern.test(root.path) &&
+          !(lower && root.path < lower) &&
+          !(upper && root.path >= upper)
+        )
+          yield messages.fileInfo(root, commitMessage);
+        return;
+      }
+      // Only paths starting with the glob's literal prefix can match: scan that range of the
+      // path index (narrowed by pathRange), a chunk at a time.
+      const scan = globPrefix(patternText);
+      const from = scan.prefix.length > 1 && !(lower && lower > scan.prefix) ? scan.prefix : lower;
+      const to = scan.upper !== null && !(upper && upper < scan.upper) ? scan.upper : upper;
+      if (from && to && from >= to) return;
       const pause = slicer();
-      for (const row of candidates) {
+      const chunks = store.scanRange(commit, from || null, to || null);
+      for (const rows of chunks) {
+        for (const row of rows) {
+          const bare =
+            row.path.length > 1 && row.path.endsWith('/') ? row.path.slice(0, -1) : row.path;
+          if (scan.anyBelow ? !bare.startsWith(scan.prefix) : !pattern.test(bare)) continue;
+          yield messages.fileInfo(row, commitMessage);
+        }
         await pause();
-        const bare =
-          row.path.length > 1 && row.path.endsWith('/') ? row.path.slice(0, -1) : row.path;
-        if (!pattern.test(bare)) continue;
-        if (lower && row.path < lower) continue;
-        if (upper && row.path >= upper) continue;
-        yield messages.fileInfo(row, commitMessage);
       }
     }),
   );

@@ -3,7 +3,7 @@ import type { PfsStore } from './pfs-store.ts';
 import {
   type BranchRow,
   type CommitRow,
-  type FileRow,
+  type ListedFile,
   type ProjectRow,
   type RepoRow,
 } from './rows.ts';
@@ -106,15 +106,23 @@ export class PfsMessages {
     };
   }
 
-  fileInfo(row: FileRow, commit: ReturnType<PfsMessages['commit']>) {
+  fileInfo(row: ListedFile, commit: ReturnType<PfsMessages['commit']>) {
+    // Rows of one listing mostly share their write time: format it once per run of them.
+    if (row.committed_at !== this.lastCommittedAt) {
+      this.lastCommittedAt = row.committed_at;
+      this.lastCommitted = timestamp(row.committed_at);
+    }
     return {
       file: { commit, path: row.path, datum: '' },
       fileType: row.type,
-      committed: timestamp(row.committed_at),
+      committed: this.lastCommitted,
       sizeBytes: int64(row.size_bytes),
       hash: row.hash ? hexToBytesField(row.hash) : '',
     };
   }
+
+  private lastCommittedAt: number | null = null;
+  private lastCommitted: string | null = null;
 }
 
 export type CommitMessage = ReturnType<PfsMessages['commit']>;

@@ -3,6 +3,7 @@ import type { Statement } from 'better-sqlite3';
 import { alreadyExists, failedPrecondition, invalidArgument, notFound } from '../../errors.ts';
 import type { Db } from '../storage/database.ts';
 import type { CommitEvents } from './commit-events.ts';
+import { CommitLineage, type ChainOptions } from './commit-lineage.ts';
 import { ancestorDirs, asDirPath, baseName, parentDir, subtreeUpperBound } from './file-paths.ts';
 import { validateName } from './names.ts';
 import {
@@ -10,6 +11,7 @@ import {
   type BranchRow,
   type CommitRow,
   type FileRow,
+  type ListedFile,
   type OriginKind,
   type ProjectRow,
   type RepoRow,
@@ -42,6 +44,11 @@ export const newCommitId = (): string => randomBytes(16).toString('hex');
 
 const describeRepo = (repo: RepoRow) => `${repo.project}/${repo.name}`;
 
+const byDir = 'AND dir = ?';
+
+/** The columns a file listing sends (ListedFile). */
+const listedColumns = 'path, type, hash, size_bytes, committed_at';
+
 /**
  * Projects, repos, branches, commits and files with Pachyderm semantics, in SQLite.
  * Each commit materialises its full file table; every method that changes state runs in one
@@ -54,11 +61,14 @@ export class PfsStore {
    * the caller, or a pipeline's robot principal for its output commits. Unset: ''.
    */
   commitAuthor: ((repo: RepoRow, origin: OriginKind) => string) | null = null;
+  private readonly lineage: CommitLineage;
 
   constructor(
     private readonly db: Db,
     private readonly events: CommitEvents,
-  ) {}
+  ) {
+    this.lineage = new CommitLineage(db);
+  }
 
   /**
    * A prepared statement, cached by its SQL: compiling one costs more than running it (a file
@@ -198,6 +208,10 @@ export class PfsStore {
   }
 
   private deleteRepoRows(repoId: number): void {
+    // Out of the lineage first: deleting them one by one would move the rest of each segment.
+    this.prepare('UPDATE commits SET lineage_seg = NULL, lineage_pos = NULL WHERE repo_id = ?').run(
+      repoId,
+    );
     this.prepare(
       'DELETE FROM files WHERE commit_rowid IN (SELECT rowid FROM commits WHERE repo_id = ?)',
     ).run(repoId);
@@ -307,12 +321,22 @@ export class PfsStore {
       if (!commit && this.findBranch(repo, base)) commit = this.branchHead(repo, base);
       if (!commit) throw notFound(`commit ${id} not found in repo ${describeRepo(repo)}`);
     }
-    for (let i = 0; i < generations; i++) {
-      if (commit.parent_rowid === null)
-        throw notFound(`commit ${id} not found in repo ${describeRepo(repo)}`);
-      commit = this.commitByRowid(commit.parent_rowid);
-    }
-    return commit;
+    const ancestor = this.lineage.ancestor(commit, generations);
+    if (!ancestor) throw notFound(`commit ${id} not found in repo ${describeRepo(repo)}`);
+    return ancestor;
+  }
+
+  /** The commit `generations` parents above `commit` (lineage index), or undefined. */
+  ancestorOf(commit: CommitRow, generations: number): CommitRow | undefined {
+    return this.lineage.ancestor(commit, generations);
+  }
+
+  /**
+   * `start` and its ancestors down to (not including) `options.stopAt`, or to the root when
+   * that is not among them; newest first unless `reverse`. Read lazily, a page at a time.
+   */
+  commitChain(start: CommitRow, options: ChainOptions): Generator<CommitRow> {
+    return this.lineage.chain(start, options);
   }
 
   private branchHead(repo: RepoRow, branchName: string): CommitRow {
@@ -540,6 +564,42 @@ export class PfsStore {
     ) as CommitRow[];
   }
 
+  /**
+   * A page of a repo's commits in creation order (newest first unless `reverse`), after the
+   * rowid `after` (exclusive, in the listing's direction), created after `from` (exclusive) and
+   * of one origin when given.
+   */
+  repoCommitsPage(
+    repo: RepoRow,
+    options: {
+      after: number | null;
+      from: number | null;
+      origin: string | null;
+      reverse: boolean;
+      limit: number;
+    },
+  ): CommitRow[] {
+    const clauses = ['repo_id = ?'];
+    const params: unknown[] = [repo.id];
+    if (options.from !== null) {
+      clauses.push('rowid > ?');
+      params.push(options.from);
+    }
+    if (options.after !== null) {
+      clauses.push(options.reverse ? 'rowid > ?' : 'rowid < ?');
+      params.push(options.after);
+    }
+    if (options.origin !== null) {
+      clauses.push('origin = ?');
+      params.push(options.origin);
+    }
+    params.push(options.limit);
+    return this.prepare(
+      `SELECT rowid, * FROM commits WHERE ${clauses.join(' AND ')}
+         ORDER BY rowid ${options.reverse ? 'ASC' : 'DESC'} LIMIT ?`,
+    ).all(...params) as CommitRow[];
+  }
+
   /** Every commit of a repo, newest first. */
   listRepoCommits(repo: RepoRow): CommitRow[] {
     return this.prepare('SELECT rowid, * FROM commits WHERE repo_id = ? ORDER BY rowid DESC').all(
@@ -600,16 +660,33 @@ export class PfsStore {
     };
   }
 
+  /**
+   * Rows of a commit matching `where` (with `params`), ordered by path (descending when
+   * reversed), after an exclusive marker, at most `page.limit` (0: all).
+   */
+  private queryFiles(
+    columns: string,
+    commit: CommitRow,
+    where: string,
+    params: unknown[],
+    page: PageOptions,
+  ): unknown[] {
+    const marker = page.after === null ? '' : page.reverse ? 'AND path < ?' : 'AND path > ?';
+    // A folder's children are a range of files_by_dir; without statistics SQLite would rather
+    // walk the primary key from the marker and skip every other folder's rows on the way.
+    const index = where === byDir ? 'INDEXED BY files_by_dir' : '';
+    const all = [commit.rowid, ...params];
+    if (page.after !== null) all.push(page.after);
+    all.push(page.limit > 0 ? page.limit : -1);
+    return this.prepare(
+      `SELECT ${columns} FROM files ${index} WHERE commit_rowid = ? ${where} ${marker}
+         ORDER BY path ${page.reverse ? 'DESC' : 'ASC'} LIMIT ?`,
+    ).all(...all);
+  }
+
   /** Direct children of a stored folder path, ordered by path, after an exclusive marker. */
   listChildren(commit: CommitRow, dirPath: string, page: PageOptions): FileRow[] {
-    const order = page.reverse ? 'DESC' : 'ASC';
-    const markerClause = page.after === null ? '' : page.reverse ? 'AND path < ?' : 'AND path > ?';
-    const params: unknown[] = [commit.rowid, dirPath];
-    if (page.after !== null) params.push(page.after);
-    params.push(page.limit > 0 ? page.limit : -1);
-    return this.prepare(
-      `SELECT * FROM files WHERE commit_rowid = ? AND dir = ? ${markerClause} ORDER BY path ${order} LIMIT ?`,
-    ).all(...params) as FileRow[];
+    return this.queryFiles('*', commit, byDir, [dirPath], page) as FileRow[];
   }
 
   /** Every stored row under a stored folder path (not the folder itself), ordered by path. */
@@ -618,18 +695,87 @@ export class PfsStore {
     dirPath: string,
     page: PageOptions = { after: null, limit: 0, reverse: false },
   ): FileRow[] {
-    const order = page.reverse ? 'DESC' : 'ASC';
-    const params: unknown[] = [commit.rowid, dirPath, subtreeUpperBound(dirPath)];
-    let markerClause = '';
-    if (page.after !== null) {
-      markerClause = page.reverse ? 'AND path < ?' : 'AND path > ?';
-      params.push(page.after);
+    return this.queryFiles(
+      '*',
+      commit,
+      'AND path > ? AND path < ?',
+      [dirPath, subtreeUpperBound(dirPath)],
+      page,
+    ) as FileRow[];
+  }
+
+  /** Listings read in chunks of this many rows (what a streaming listing holds at once). */
+  static readonly scanChunkRows = 1000;
+  private openScans = 0;
+
+  /** How many chunked file scans are in progress (each holds at most one chunk of rows). */
+  get openFileScans(): number {
+    return this.openScans;
+  }
+
+  /** listChildren, read a chunk at a time (scanInChunks), with only what a listing sends. */
+  scanChildren(commit: CommitRow, dirPath: string, page: PageOptions): Generator<ListedFile[]> {
+    return this.scanInChunks(page, (p) =>
+      this.queryFiles(listedColumns, commit, byDir, [dirPath], p),
+    );
+  }
+
+  /** listSubtree, read a chunk at a time (scanInChunks), with only what a listing sends. */
+  scanSubtree(commit: CommitRow, dirPath: string, page: PageOptions): Generator<ListedFile[]> {
+    const bounds = [dirPath, subtreeUpperBound(dirPath)];
+    return this.scanInChunks(page, (p) =>
+      this.queryFiles(listedColumns, commit, 'AND path > ? AND path < ?', bounds, p),
+    );
+  }
+
+  /**
+   * Rows with paths in [lower, upper) (either bound null: none), in path order, read a chunk at
+   * a time (scanInChunks), with only what a listing sends.
+   */
+  scanRange(
+    commit: CommitRow,
+    lower: string | null,
+    upper: string | null,
+  ): Generator<ListedFile[]> {
+    let where = '';
+    const params: string[] = [];
+    if (lower !== null) {
+      where += ' AND path >= ?';
+      params.push(lower);
     }
-    params.push(page.limit > 0 ? page.limit : -1);
-    return this.prepare(
-      `SELECT * FROM files WHERE commit_rowid = ? AND path > ? AND path < ? ${markerClause}
-         ORDER BY path ${order} LIMIT ?`,
-    ).all(...params) as FileRow[];
+    if (upper !== null) {
+      where += ' AND path < ?';
+      params.push(upper);
+    }
+    return this.scanInChunks({ after: null, limit: 0, reverse: false }, (p) =>
+      this.queryFiles(listedColumns, commit, where, params, p),
+    );
+  }
+
+  /**
+   * Runs a paged query (`list(page)`) a chunk at a time: each chunk is one short query, so no
+   * listing holds the whole result, no statement stays open across turns of the event loop, and
+   * a consumer that stops early ends the scan.
+   */
+  private *scanInChunks(
+    page: PageOptions,
+    list: (page: PageOptions) => unknown[],
+  ): Generator<ListedFile[]> {
+    this.openScans++;
+    try {
+      let after = page.after;
+      let left = page.limit > 0 ? page.limit : Infinity;
+      while (left > 0) {
+        const limit = Math.min(PfsStore.scanChunkRows, left);
+        const rows = list({ after, limit, reverse: page.reverse }) as ListedFile[];
+        if (rows.length > 0) yield rows;
+        if (rows.length < limit) return;
+        left -= rows.length;
+        after = (rows[rows.length - 1] as ListedFile).path;
+      }
+    } finally {
+      this.openScans--;
+    }
   }
 
   /** Every row of a commit, ordered by path. */

@@ -47,29 +47,24 @@ export function resolveCommitPicker(store: PfsStore, value: unknown, field: stri
   }
   const ancestor = readOptionalObject(picker.ancestor, `${field}.ancestor`);
   if (ancestor) {
-    let commit = resolveCommitPicker(store, ancestor.start, `${field}.ancestor.start`);
-    for (let i = readInt(ancestor.offset, `${field}.ancestor.offset`); i > 0; i--) {
-      if (commit.parent_rowid === null)
-        throw notFound(`commit ${commit.id} has no ancestor ${i} back`);
-      commit = store.commitByRowid(commit.parent_rowid);
-    }
-    return commit;
+    const start = resolveCommitPicker(store, ancestor.start, `${field}.ancestor.start`);
+    const offset = readInt(ancestor.offset, `${field}.ancestor.offset`);
+    const found = offset > 0 ? store.ancestorOf(start, offset) : start;
+    if (!found) throw notFound(`commit ${start.id} has no ancestor ${offset} back`);
+    return found;
   }
   const root = readOptionalObject(picker.branchRoot, `${field}.branchRoot`);
   if (root) {
     // The branch's first commit, then `offset` commits towards the head.
     const { repo, name } = readBranchPicker(store, root.branch, `${field}.branchRoot.branch`);
-    const chain: CommitRow[] = [];
-    let current: CommitRow | null = store.resolveCommit(repo, '', name);
-    while (current) {
-      chain.push(current);
-      current = current.parent_rowid === null ? null : store.commitByRowid(current.parent_rowid);
-    }
-    chain.reverse();
+    const head = store.resolveCommit(repo, '', name);
     const offset = readInt(root.offset, `${field}.branchRoot.offset`);
-    const found = chain[offset];
-    if (!found) throw notFound(`branch ${name} has no commit ${offset} after its root`);
-    return found;
+    let seen = 0;
+    for (const commit of store.commitChain(head, { stopAt: null, reverse: true })) {
+      if (seen === offset) return commit;
+      seen++;
+    }
+    throw notFound(`branch ${name} has no commit ${offset} after its root`);
   }
   throw invalidArgument(`${field} needs branchHead, id, ancestor or branchRoot`);
 }

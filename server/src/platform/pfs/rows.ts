@@ -46,6 +46,9 @@ export interface CommitRow {
   size_bytes: number;
   metadata: string;
   created_by: string;
+  /** Commit lineage (storage/commit-lineage-schema.ts): segment and position in it. */
+  lineage_seg: number | null;
+  lineage_pos: number | null;
 }
 
 export type FileType = 'FILE' | 'DIR';
@@ -60,6 +63,9 @@ export interface FileRow {
   size_bytes: number;
   committed_at: number;
 }
+
+/** What a file listing sends of a row. */
+export type ListedFile = Pick<FileRow, 'path' | 'type' | 'hash' | 'size_bytes' | 'committed_at'>;
 
 export type CommitState = 'STARTED' | 'FINISHING' | 'FINISHED';
 

@@ -42,11 +42,12 @@ function migrate(db: Db): void {
       .all()
       .map((v) => Number(v)),
   );
-  migrations.forEach((sql, index) => {
+  migrations.forEach((migration, index) => {
     const version = index + 1;
     if (applied.has(version)) return;
     db.transaction(() => {
-      db.exec(sql);
+      if (typeof migration === 'string') db.exec(migration);
+      else migration(db);
       db.prepare('INSERT INTO migrations (version, applied_at) VALUES (?, ?)').run(
         version,
         Date.now(),

@@ -1,5 +1,11 @@
+import type { Database } from 'better-sqlite3';
+import { commitLineageSchema, fillCommitLineage } from './commit-lineage-schema.ts';
+
+/** A migration: SQL to run, or a function for work SQL alone cannot express (a backfill). */
+export type Migration = string | ((db: Database) => void);
+
 /** Numbered schema migrations; append new ones, never edit applied ones. */
-export const migrations: readonly string[] = [
+export const migrations: readonly Migration[] = [
   `
   CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
@@ -307,4 +313,11 @@ export const migrations: readonly string[] = [
     expires_at INTEGER
   );
   `,
+  // 8: commit lineage, so history walks cost their page: every commit gets a segment and a
+  // position in it (storage/commit-lineage-schema.ts); existing commits are filled in here.
+  (db) => {
+    db.exec(commitLineageSchema.columns);
+    fillCommitLineage(db);
+    db.exec(commitLineageSchema.triggers);
+  },
 ];
