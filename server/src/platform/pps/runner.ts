@@ -16,7 +16,12 @@ import {
   type JobState,
   type PipelineStateRow,
 } from './pps-store.ts';
-import type { RunnerContext, RunnerOptions, RunningJob } from './runner-context.ts';
+import type {
+  PipelineAuthority,
+  RunnerContext,
+  RunnerOptions,
+  RunningJob,
+} from './runner-context.ts';
 import { sandboxAvailability } from './sandbox.ts';
 import { inputLeaves, readPipelineSpec, type CronInputSpec, type PipelineSpec } from './spec.ts';
 
@@ -39,6 +44,7 @@ export class Runner implements RunnerContext {
   readonly workDir: string;
   readonly launcher: Launcher;
   signIn = false;
+  authority: PipelineAuthority | null = null;
   private readonly outputs = new JobOutputs(this);
   private readonly jobs = new JobRunner(this, new DatumLauncher(this), this.outputs);
   private readonly crons = new CronSchedule(this);
