@@ -263,8 +263,10 @@ export class DatumLauncher {
     let lastReason = '';
     for (let attempt = 1; attempt <= spec.datumTries && !signal.aborted; attempt++) {
       const prepared = prepareSpec(this.c.o.blobs, dirs, files, run.inputNames, run.slotToken);
-      if (run.sandboxed && process.getuid?.() === 0 && prepared.spec.slot)
-        prepared.spec.slot.outOwner = sandboxUid;
+      if (run.sandboxed && prepared.spec.slot) {
+        if (process.getuid?.() === 0) prepared.spec.slot.outOwner = sandboxUid;
+        prepared.spec.slot.linkInputs = true;
+      }
       // A working folder under /pfs is made in the slot (elsewhere, in a sandbox, it must exist).
       if (hostCwd.startsWith(dirs.pfs + path.sep) || (hostCwd && !run.sandboxed))
         prepared.spec.dirs.push(hostCwd);

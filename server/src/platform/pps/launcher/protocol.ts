@@ -13,6 +13,10 @@ import type { OutputFile } from '../pps-store.ts';
  */
 export interface ShellSpec {
   key: string;
+  /**
+   * Sent with a key's first request only (the server's side leaves it out after that, and the
+   * launcher keeps it until `forget`): a sandbox's argv is most of a request's size.
+   */
   argv: string[];
   /**
    * Whether `argv` makes a sandbox: then whatever a process leaves running is killed when it
@@ -38,6 +42,11 @@ export interface SlotFolder {
   token: string;
   /** Made the owner of `out` (uid = gid) when set: the sandbox's unprivileged user. */
   outOwner?: number;
+  /**
+   * Inputs may be hard links to the stored blobs (no bytes copied) when set: only where a
+   * sandbox binds the input folders read-only, so a process can neither write nor chmod them.
+   */
+  linkInputs?: boolean;
 }
 
 export interface PrepareSpec {
@@ -107,8 +116,13 @@ export const noResult: LaunchResult = {
   collectError: '',
 };
 
+/** A request as sent: its shell's argv left out when the launcher has it already. */
+export type RunMessage = Omit<RunFields, 'shell'> & {
+  shell?: Omit<ShellSpec, 'argv'> & { argv?: string[] };
+};
+
 export type ToLauncher =
-  | ({ t: 'run'; id: number } & RunFields)
+  | ({ t: 'run'; id: number } & RunMessage)
   | { t: 'kill'; id: number }
   | { t: 'forget'; prefix: string };
 

@@ -35,8 +35,15 @@ import type { RunFields, ShellSpec } from './protocol.ts';
 export interface ShellEntry {
   id: number;
   request: RunFields;
-  /** Set by the shell's "S" line. */
+  /**
+   * When its process started: from the shell's "S" line when it has a timeout; else taken, when
+   * it exits, as the later of when it was handed to its shell and the group's last exit.
+   */
   started: number;
+  /** When it was handed to its shell. */
+  queuedAt?: number;
+  /** Whether its shell took a token for it (an "S" line, or its start marker in the log). */
+  tokenTaken?: boolean;
   onStart(entry: ShellEntry): void;
   onLine(entry: ShellEntry, line: string): void;
   /** `status`: the exit status, or null when the shell died under it. */
@@ -48,6 +55,8 @@ interface Group {
   fd: number;
   limit: number;
   shells: Set<Shell>;
+  /** When a process of the group last exited (as the launcher heard). */
+  lastExit: number;
 }
 
 interface Shell {
@@ -77,6 +86,9 @@ const signalNames: Record<number, string> = Object.fromEntries(
 /** Part of the log markers: a process cannot end another's output by accident. */
 const markerNonce = randomBytes(8).toString('hex');
 const marker = (id: number) => `\x1e${markerNonce}:${id}\x1e\n`;
+/** Written to the log when a process without a timeout starts (no line to wake the launcher). */
+const startMarker = (id: number) => `\x1e${markerNonce}:S${id}\x1e\n`;
+const startMarkers = new RegExp(`\x1e${markerNonce}:S(\\d+)\x1e\n`, 'g');
 const quote = (text: string) => `'${String(text).replace(/'/g, "'\\''")}'`;
 const shellName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** dash's search path when the environment has none. */
@@ -112,6 +124,7 @@ export class SlotShells {
     const current = this.shells.get(spec.key);
     const shell = current && !current.dying ? current : this.newShell(spec, entry.request);
     const command = this.shellCommand(entry.id, entry.request);
+    entry.queuedAt = performance.now();
     shell.queue.push(entry);
     shell.logOwners.push(entry);
     shell.child.stdin?.write(command);
@@ -148,7 +161,7 @@ export class SlotShells {
       // Read and write: never blocks to open, and never sees an end while this process lives.
       const fd = openSync(fifo, 'r+');
       rmSync(fifo, { force: true });
-      group = { fifo, fd, limit: Math.max(1, limit), shells: new Set() };
+      group = { fifo, fd, limit: Math.max(1, limit), shells: new Set(), lastExit: 0 };
       writeSync(group.fd, '\n'.repeat(group.limit));
       this.groups.set(name, group);
     }
@@ -190,6 +203,7 @@ export class SlotShells {
       if (!entry || entry.id !== Number(id)) return;
       if (kind === 'S') {
         entry.started = performance.now();
+        entry.tokenTaken = true;
         entry.onStart(entry);
       } else if (kind === 'X') this.onProcessExit(shell, Number(value));
     });
@@ -217,6 +231,9 @@ export class SlotShells {
       shell.logText = this.sendLines(entry, shell.logText, true);
       shell.logOwners.shift();
     }
+    const now = performance.now();
+    if (!entry.started) entry.started = Math.max(entry.queuedAt ?? now, shell.group.lastExit);
+    shell.group.lastExit = now;
     if (shell.logOffset > logLimit && shell.logOwners.length === 0) {
       ftruncateSync(shell.logFd, 0);
       shell.logOffset = 0;
@@ -236,7 +253,7 @@ export class SlotShells {
     const held = shell.queue;
     shell.queue = [];
     // A process that started and never put its token back (killed, or it killed its shell).
-    if (held[0]?.started) writeSync(group.fd, '\n');
+    if (held[0]?.tokenTaken) writeSync(group.fd, '\n');
     for (const entry of held) {
       // What it printed last may lack its marker: it is still its own.
       if (shell.logOwners[0] === entry) this.sendLines(entry, shell.logText, true);
@@ -281,6 +298,13 @@ export class SlotShells {
       shell.logText += shell.decoder.write(readBuffer.subarray(0, n));
       if (n < readBuffer.length) break; // the end of the file, for now
     }
+    // Start markers: the process named took a token; they are not output.
+    if (shell.logText.includes(`${markerNonce}:S`))
+      shell.logText = shell.logText.replace(startMarkers, (_, id: string) => {
+        const started = shell.queue.find((entry) => entry.id === Number(id));
+        if (started) started.tokenTaken = true;
+        return '';
+      });
     for (;;) {
       const owner = shell.logOwners[0];
       const at = owner ? shell.logText.indexOf(marker(owner.id)) : -1;
@@ -360,8 +384,12 @@ export class SlotShells {
     }
     // (Only in a sandbox: there -1 is every other process of the sandbox, nothing else.)
     const sweep = request.shell?.sandboxed ? 'kill -9 -1 2>/dev/null; ' : '';
+    // Its start: a line to the launcher when a timeout must start with it, else a marker in the
+    // log (the launcher reads it only if the shell dies: whether it holds a token).
+    const start =
+      request.timeoutMs > 0 ? `echo "S ${id}"` : `printf '%s' ${quote(startMarker(id))} >&3`;
     let command =
-      `read t <&4; echo "S ${id}"; ${run}; ${sweep}printf '\\n' >&4; ` +
+      `read t <&4; ${start}; ${run}; ${sweep}printf '\\n' >&4; ` +
       `printf '%s' ${quote(marker(id))} >&3; echo "X ${id} $s"\n`;
     if (request.stdin) {
       const body = request.stdin.endsWith('\n') ? request.stdin : `${request.stdin}\n`;
