@@ -76,6 +76,8 @@ export async function openEmbeddedPlatform(options: {
     : null;
   if (!authorizer) registerAuthOffApi(methods);
   const pps = openPps({ db, dataDir: options.dataDir, pfs, blobs, events, methods });
+  // A pipeline runs as its creator's permissions: its jobs check them again when they start.
+  if (authorizer) pps.runner.authority = (check) => authorizer.pipelineDenied(check);
   // The rest of the pfs and pps surface (after pps: DeleteAll and branch provenance need it).
   const pfsMessages = new PfsMessages(pfs);
   const { deleteAll } = registerRepoAdminApi(methods, {

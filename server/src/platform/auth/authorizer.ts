@@ -264,6 +264,35 @@ export class Authorizer {
     };
   }
 
+  /**
+   * Why a pipeline may not run a job now, or null when it may. It runs as its creator's
+   * permissions through its robot principal, so both must still read every input repo and
+   * write the output repo (a revoked binding of either stops it). `creator` '' (a pipeline the
+   * platform itself made, or one made with sign-in off): only the robot's bindings count.
+   */
+  pipelineDenied(check: {
+    project: string;
+    pipeline: string;
+    creator: string;
+    inputs: RepoRef[];
+  }): string | null {
+    const robot = pipelinePrincipal(check.project, check.pipeline);
+    const principals = check.creator ? [check.creator, robot] : [robot];
+    const needs: [RepoRef, Permission, string][] = [
+      ...check.inputs.map((ref): [RepoRef, Permission, string] => [ref, 'REPO_READ', 'read input']),
+      [{ project: check.project, repo: check.pipeline }, 'REPO_WRITE', 'write output'],
+    ];
+    for (const [ref, permission, what] of needs)
+      for (const principal of principals)
+        if (!this.has(principal, repoResource(ref.project, ref.repo), permission))
+          return (
+            `pipeline ${check.project}/${check.pipeline} may no longer ${what} repo ` +
+            `${ref.project}/${ref.repo}: ${principal}` +
+            `${principal === robot ? '' : ' (its creator)'} lacks ${permission} on it`
+          );
+    return null;
+  }
+
   /** A registry whose methods check the caller first (the HTTP gateway dispatches to it). */
   wrap(methods: MethodRegistry): MethodRegistry {
     const wrapped: MethodRegistry = new Map();

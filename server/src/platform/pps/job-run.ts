@@ -4,10 +4,11 @@ import { isOpen } from '../pfs/rows.ts';
 import type { DatumLauncher } from './datum-launch.ts';
 import { planDatums, type InputCommits } from './datums.ts';
 import type { JobOutputs } from './job-output.ts';
-import type { DatumRow, OutputFile } from './pps-store.ts';
+import type { DatumRow, JobRow, OutputFile } from './pps-store.ts';
 import type { RunnerContext, RunningJob } from './runner-context.ts';
 import { sandboxAvailability } from './sandbox.ts';
-import { slotDirs, stageDir } from './worker.ts';
+import { inputLeaves } from './spec.ts';
+import { sandboxSlotDirs, slotDirs, stageDir } from './worker.ts';
 
 /**
  * Running one job: its output commit, its datums (planned once, reused outputs skipped), handed
@@ -22,6 +23,40 @@ export class JobRunner {
     private readonly datums: DatumLauncher,
     private readonly outputs: JobOutputs,
   ) {}
+
+  /** Who made the job's pipeline version ('' when the platform did, or sign-in was off). */
+  private versionCreator(job: JobRow): string {
+    const { pfs, store } = this.c.o;
+    const specRepo = pfs.findRepo({ project: job.project, name: job.pipeline, type: 'spec' });
+    const version = store.version(job.project, job.pipeline, job.pipeline_version);
+    const specCommit = specRepo ? pfs.findCommit(specRepo, version.spec_commit_id) : undefined;
+    return specCommit?.created_by ?? '';
+  }
+
+  /** Why the job's pipeline may not run it now (roles on), or null. */
+  private authorityDenies(job: JobRow, inputs: InputCommits): string | null {
+    if (!this.c.authority) return null;
+    const { pfs } = this.c.o;
+    const spec = this.c.spec(job.project, job.pipeline, job.pipeline_version);
+    // Cron inputs are written by the platform's ticks, not read with the pipeline's authority.
+    const cronInputs = new Set(
+      inputLeaves(spec.input)
+        .filter((leaf) => leaf.kind === 'cron')
+        .map((leaf) => leaf.name),
+    );
+    const inputRepos: { project: string; repo: string }[] = [];
+    for (const [name, commit] of inputs) {
+      const repo = pfs.repoById(commit.repo_id);
+      if (repo && !cronInputs.has(name))
+        inputRepos.push({ project: repo.project, repo: repo.name });
+    }
+    return this.c.authority({
+      project: job.project,
+      pipeline: job.pipeline,
+      creator: this.versionCreator(job),
+      inputs: inputRepos,
+    });
+  }
 
   /**
    * Runs a job to its end (or until it is stopped: a job stopped by the server's shutdown is
@@ -61,6 +96,11 @@ export class JobRunner {
         `warning: ${sandbox.reason}; this job's code runs unsandboxed, as the server's user`,
         true,
       );
+
+    // It runs as its creator's permissions: checked again now (a binding may have been
+    // revoked since it was created). Refused, it writes nothing, not even its output commit.
+    const denied = this.authorityDenies(job, inputs);
+    if (denied) return this.outputs.endJob(job, 'JOB_FAILURE', denied);
 
     // The output commit: open on the output branch, same global ID, provenance = the inputs.
     const outRepo = pfs.findRepo({ project: job.project, name: job.pipeline, type: 'user' });
@@ -150,7 +190,10 @@ export class JobRunner {
       }
       pending.sort((a, b) => a.seq - b.seq);
       this.c.update(job, { state: 'JOB_RUNNING', data_total: datums.length });
-      const run = this.datums.newJobRun(running, spec, jobDir, output, sandbox.available);
+      const run = this.datums.newJobRun(running, spec, jobDir, output, {
+        sandboxed: sandbox.available,
+        identity: this.versionCreator(job),
+      });
       this.datums.flushDatums(run);
       await workReady;
 
@@ -162,7 +205,9 @@ export class JobRunner {
       const slots = run.parallelism * 2 + 6;
       let next = 0;
       const workers = Array.from({ length: Math.min(slots, pending.length) }, async (_, k) => {
-        const dirs = slotDirs(jobDir, k);
+        const dirs = run.sandboxed
+          ? sandboxSlotDirs(this.c.sandboxesDir(job.project, job.pipeline), jobDir, k)
+          : slotDirs(jobDir, k);
         while (next < pending.length && !running.controller.signal.aborted) {
           const datum = pending[next++] as DatumRow;
           await this.datums.runDatum(run, datum, dirs);

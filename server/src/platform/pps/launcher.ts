@@ -40,12 +40,17 @@ interface Pending {
   resolve: (result: LaunchResult) => void;
 }
 
+const sameArgv = (a: string[], b: string[]) =>
+  a === b || (a.length === b.length && a.every((arg, i) => arg === b[i]));
+
 export class Launcher {
   private child: ChildProcess | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private outBuffer: string[] = [];
   private closed = false;
+  /** The shells' argv the current launcher process has been sent, by key. */
+  private sentShells = new Map<string, string[]>();
 
   /** `logDir`: a folder of its own, where processes' output is staged while they run. */
   constructor(private readonly logDir: string) {}
@@ -57,6 +62,7 @@ export class Launcher {
       env: { PATH: process.env.PATH ?? '' },
     });
     this.child = child;
+    this.sentShells = new Map();
     child.stdin?.on('error', () => undefined);
     const lines = createInterface({ input: child.stdout!, crlfDelay: Infinity });
     lines.on('line', (text) => {
@@ -114,14 +120,31 @@ export class Launcher {
           resolve(result);
         },
       });
-      const { signal: _signal, onLine: _onLine, ...fields } = request;
-      this.send({ t: 'run', id, ...fields });
+      const { signal: _signal, onLine: _onLine, shell, ...fields } = request;
+      if (!shell) return this.send({ t: 'run', id, ...fields });
+      // A shell's argv goes once (the launcher keeps it until `forget`).
+      const sent = this.sentShells.get(shell.key);
+      const known = sent !== undefined && sameArgv(sent, shell.argv);
+      if (!known) this.sentShells.set(shell.key, shell.argv);
+      this.send({
+        t: 'run',
+        id,
+        ...fields,
+        shell: known ? { key: shell.key, sandboxed: shell.sandboxed } : shell,
+      });
     });
   }
 
   /** Forgets the slot folders under `prefix` (their job ended and removed them). */
   forget(prefix: string): void {
+    for (const key of this.sentShells.keys())
+      if (key === prefix || key.startsWith(prefix + path.sep)) this.sentShells.delete(key);
     if (this.child) this.send({ t: 'forget', prefix });
+  }
+
+  /** The job of the sandboxes under `prefix` ended: kept for the pipeline's next job. */
+  release(prefix: string): void {
+    if (this.child) this.send({ t: 'release', prefix });
   }
 
   /** Stops the launcher; it kills whatever it still runs. */

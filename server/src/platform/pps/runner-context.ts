@@ -29,6 +29,18 @@ export interface RunningJob {
   done: Promise<void>;
 }
 
+/**
+ * With roles on: why a pipeline may not run a job over these repos now (its creator's or its
+ * robot principal's binding was revoked), or null when it may.
+ */
+export type PipelineAuthority = (check: {
+  project: string;
+  pipeline: string;
+  /** Who created the job's pipeline version ('' when the platform did, or sign-in was off). */
+  creator: string;
+  inputs: { project: string; repo: string }[];
+}) => string | null;
+
 export interface RunnerContext {
   readonly o: RunnerOptions;
   readonly launcher: Launcher;
@@ -36,8 +48,12 @@ export interface RunnerContext {
   readonly workDir: string;
   /** Whether sign-in is on: then pipelines never run without a sandbox. */
   readonly signIn: boolean;
+  /** Set when roles are on (the platform wires it to the authorizer). */
+  readonly authority: PipelineAuthority | null;
   isClosed(): boolean;
   jobDir(job: JobRow): string;
+  /** `<workDir>/sandboxes/<project>/<pipeline>`: its sandboxed worker slots' folders. */
+  sandboxesDir(project: string, pipeline: string): string;
   spec(project: string, name: string, version?: number): PipelineSpec;
   /** Updates a job (and its pipeline's last job state with its state) in one transaction. */
   update(job: JobRow, fields: Partial<Omit<JobRow, 'rowid'>>): void;

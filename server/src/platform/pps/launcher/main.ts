@@ -13,7 +13,8 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { FromLauncher, LaunchResult, RunFields, ToLauncher } from './protocol.ts';
+import path from 'node:path';
+import type { FromLauncher, LaunchResult, RunFields, RunMessage, ToLauncher } from './protocol.ts';
 import { noResult } from './protocol.ts';
 import { collect, distrustSlot, forgetFolders, prepare, resetSlot } from './slot-files.ts';
 import { SlotShells, type ShellEntry } from './slot-shells.ts';
@@ -173,7 +174,26 @@ function runDirect(entry: Entry): void {
   );
 }
 
-async function receive(request: RunFields & { id: number }): Promise<void> {
+/** The shells' argv, by key, as the server sent them with a key's first request. */
+const shellArgv = new Map<string, string[]>();
+
+/** A request as sent, with its shell's argv filled in (or why it cannot be). */
+function complete(message: RunMessage & { id: number }): (RunFields & { id: number }) | string {
+  const { shell } = message;
+  if (!shell) return { ...message, shell: undefined };
+  if (shell.argv) {
+    shellArgv.set(shell.key, shell.argv);
+    return { ...message, shell: { ...shell, argv: shell.argv } };
+  }
+  const argv = shellArgv.get(shell.key);
+  if (!argv) return `no shell is known for ${shell.key}`;
+  return { ...message, shell: { ...shell, argv } };
+}
+
+async function receive(message: RunMessage & { id: number }): Promise<void> {
+  const completed = complete(message);
+  const request: RunFields & { id: number } =
+    typeof completed === 'string' ? { ...message, shell: undefined } : completed;
   const entry: Entry = {
     id: request.id,
     request,
@@ -189,6 +209,7 @@ async function receive(request: RunFields & { id: number }): Promise<void> {
     stop: null,
   };
   entries.set(request.id, entry);
+  if (typeof completed === 'string') return end(entry, { error: completed });
   if (request.prepare) {
     const begun = performance.now();
     try {
@@ -228,7 +249,11 @@ input.on('line', (line) => {
   }
   if (message.t === 'run') void receive(message);
   else if (message.t === 'kill') kill(message.id);
+  else if (message.t === 'release') shells.release(message.prefix);
   else if (message.t === 'forget') {
+    for (const key of shellArgv.keys())
+      if (key === message.prefix || key.startsWith(message.prefix + path.sep))
+        shellArgv.delete(key);
     forgetFolders(message.prefix);
     shells.forget(message.prefix);
   }

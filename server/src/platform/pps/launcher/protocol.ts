@@ -2,7 +2,8 @@ import type { OutputFile } from '../pps-store.ts';
 
 /**
  * The messages between the server (launcher.ts) and the launcher process (launcher/main.ts):
- * JSON lines. The server sends `run`, `kill` and `forget` (a job ended: its slots' shells end);
+ * JSON lines. The server sends `run`, `kill`, `forget` (a job ended: its slots' shells end) and
+ * `release` (a job ended: its slots' sandboxes are kept, emptied, for the pipeline's next job);
  * the launcher answers `line` (one line of a process's output) and `exit` (its result).
  */
 
@@ -13,12 +14,21 @@ import type { OutputFile } from '../pps-store.ts';
  */
 export interface ShellSpec {
   key: string;
+  /**
+   * Sent with a key's first request only (the server's side leaves it out after that, and the
+   * launcher keeps it until `forget`): a sandbox's argv is most of a request's size.
+   */
   argv: string[];
   /**
    * Whether `argv` makes a sandbox: then whatever a process leaves running is killed when it
    * ends, and its outputs are taken as untrusted (links only inside /pfs, owned by the server).
    */
   sandboxed: boolean;
+  /**
+   * Who the processes run for (the pipeline version's creator): a shell is reused for a later
+   * job of its slot only with the same argv and identity.
+   */
+  identity?: string;
 }
 
 /**
@@ -38,6 +48,11 @@ export interface SlotFolder {
   token: string;
   /** Made the owner of `out` (uid = gid) when set: the sandbox's unprivileged user. */
   outOwner?: number;
+  /**
+   * Inputs may be hard links to the stored blobs (no bytes copied) when set: only where a
+   * sandbox binds the input folders read-only, so a process can neither write nor chmod them.
+   */
+  linkInputs?: boolean;
 }
 
 export interface PrepareSpec {
@@ -107,10 +122,16 @@ export const noResult: LaunchResult = {
   collectError: '',
 };
 
+/** A request as sent: its shell's argv left out when the launcher has it already. */
+export type RunMessage = Omit<RunFields, 'shell'> & {
+  shell?: Omit<ShellSpec, 'argv'> & { argv?: string[] };
+};
+
 export type ToLauncher =
-  | ({ t: 'run'; id: number } & RunFields)
+  | ({ t: 'run'; id: number } & RunMessage)
   | { t: 'kill'; id: number }
-  | { t: 'forget'; prefix: string };
+  | { t: 'forget'; prefix: string }
+  | { t: 'release'; prefix: string };
 
 export type FromLauncher =
   { t: 'line'; id: number; line: string } | ({ t: 'exit'; id: number } & LaunchResult);

@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import {
-  chmodSync,
   chownSync,
   closeSync,
   constants,
   copyFileSync,
   createReadStream,
   fchmodSync,
+  fchownSync,
   fstatSync,
   ftruncateSync,
+  linkSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -18,6 +19,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  unlinkSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
@@ -33,7 +35,8 @@ import type { PrepareSpec, SlotFolder } from './protocol.ts';
  * reuse a slot folder one after another (and a sandbox binds its folders for the whole job).
  * Small files are copied, read and renamed with synchronous calls (cheaper than a thread-pool
  * round trip), over a spare file of an earlier datum when there is one; large ones
- * asynchronously.
+ * asynchronously. In a sandbox, which binds the inputs read-only, an input is a hard link to
+ * its blob instead (no bytes copied, no inode made).
  */
 
 /** Files up to this size are read whole to hash them; bigger ones are streamed. */
@@ -95,6 +98,12 @@ export function resetSlot(slot: SlotFolder, outEmpty: boolean): void {
   if (!pool) spares.set(slot.trash, (pool = []));
   for (const dir of slot.inputs)
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      // A link to a blob is only unlinked (it never becomes a spare: writing over it would
+      // change the blob).
+      if (slot.linkInputs && entry.isFile()) {
+        unlinkSync(path.join(dir, entry.name));
+        continue;
+      }
       const moved = discard(slot, path.join(dir, entry.name));
       // (One that has another name by then is not overwritten: see overwrite.)
       if (entry.isFile() && pool.length < maxSpares) pool.push(moved);
@@ -143,6 +152,16 @@ function overwrite(src: string, dst: string): void {
   }
 }
 
+/** Makes `dst` a hard link to the blob `src`; false where it cannot (another filesystem). */
+function linked(src: string, dst: string): boolean {
+  try {
+    linkSync(src, dst);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Copies a small file to `dst`, over a spare file of the slot's trash when there is one. */
 function copySmall(src: string, dst: string, slot: SlotFolder | undefined): void {
   const spare = slot ? spares.get(slot.trash)?.pop() : undefined;
@@ -185,18 +204,26 @@ export async function prepare(spec: PrepareSpec): Promise<void> {
   for (const file of spec.empties) writeFileSync(file, '');
   const large: Promise<void>[] = [];
   for (const [src, dst, size] of spec.copies) {
+    if (spec.slot?.linkInputs && linked(src, dst)) continue;
     if (size > smallFile) large.push(fsp.copyFile(src, dst, constants.COPYFILE_FICLONE));
     else copySmall(src, dst, spec.slot);
   }
   await Promise.all(large);
 }
 
-/** A file's sha256 and size: read whole when small, else streamed. */
-async function hashFile(file: string): Promise<{ hash: string; size: number }> {
+/**
+ * A file's sha256 and size: read whole when small, else streamed. `own`: it is made the
+ * server's first, read-only to others (a sandboxed process's output).
+ */
+async function hashFile(file: string, own: boolean): Promise<{ hash: string; size: number }> {
   const hasher = createHash('sha256');
   const fd = openSync(file, 'r');
   let size: number;
   try {
+    if (own) {
+      if (process.getuid?.() === 0) fchownSync(fd, 0, 0);
+      fchmodSync(fd, 0o644);
+    }
     size = fstatSync(fd).size;
     if (size <= smallFile) {
       const bytes = Buffer.allocUnsafe(size);
@@ -278,11 +305,7 @@ export async function collect(spec: {
         }
         // A sandboxed process's file becomes the server's, read-only to others, before it is
         // hashed (it cannot be changed after).
-        if (spec.sandboxPfs !== undefined) {
-          if (process.getuid?.() === 0) chownSync(full, 0, 0);
-          chmodSync(full, 0o644);
-        }
-        const { hash, size } = await hashFile(full);
+        const { hash, size } = await hashFile(full, spec.sandboxPfs !== undefined);
         renameSync(full, path.join(spec.stage, hash));
         outputs.push({ path: `${prefix}/${entry.name}`, hash, sizeBytes: size });
       } else outEmpty = false;
