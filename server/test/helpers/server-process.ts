@@ -9,6 +9,8 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 export interface ServerProcess {
   url: string;
   dataDir: string;
+  /** The server's process id (benchmarks read its CPU time). */
+  pid: number;
   /** Sends a signal and waits for the process to exit. */
   kill(signal?: NodeJS.Signals): Promise<void>;
   /** Waits until the process exits on its own (e.g. a fault-injected SIGKILL). */
@@ -45,6 +47,7 @@ export async function startServerProcess(
   return {
     url,
     dataDir: dir,
+    pid: child.pid ?? 0,
     async kill(signal: NodeJS.Signals = 'SIGKILL') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exit;
