@@ -18,14 +18,16 @@
  */
 import { randomFillSync } from 'node:crypto';
 import { createWriteStream, existsSync, openAsBlob, readFileSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
 import {
+  type ApiClient,
   createApiClient,
   createProject,
   createRepo,
   createUploadItem,
+  deleteRepo,
   finishUploads,
   startUploads,
   type UploadFile,
@@ -143,6 +145,29 @@ async function ivoryChromium(browser: Browser, url: string, folder: string, coun
   }
 }
 
+/** Bytes under `dir` (recursively). */
+async function treeBytes(dir: string): Promise<number> {
+  let bytes = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) bytes += (await stat(path.join(entry.parentPath, entry.name))).size;
+  }
+  return bytes;
+}
+
+/**
+ * Between runs each side deletes what it received (outside the timed window), as the bare
+ * receiver does: on this VM, page cache on never-touched memory costs the writer several times
+ * more than pages just freed, so a side keeping its files would pay for it in the next run.
+ * Ivory: DeleteRepo, then wait for the blob sweep (blobs written in the last 5 s wait for it).
+ */
+async function dropUploads(client: ApiClient, dataDir: string) {
+  await deleteRepo(client, { project: 'eda', repo: 'perf' }, true);
+  const blobs = path.join(dataDir, 'blobs');
+  for (let waited = 0; (await treeBytes(blobs)) > MiB && waited < 30_000; waited += 250)
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  await createRepo(client, { project: 'eda', repo: 'perf' });
+}
+
 /** CPU seconds (user + system, all threads) a process has used so far, from /proc. */
 function cpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -203,8 +228,8 @@ async function main(root: string) {
             const hashes = Object.values(await receiver.hashes());
             if (hashes.length !== FILES)
               throw new Error(`bare receiver got ${hashes.length} files`);
-          }
-          await receiver.clear();
+            await receiver.clear();
+          } else await dropUploads(client, server.dataDir);
         }
       }
       const line = (kind: 'node' | 'chromium') => {
