@@ -1,9 +1,7 @@
 import { createHash, randomBytes, type Hash } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, fsyncSync } from 'node:fs';
-import { once } from 'node:events';
+import { createReadStream, existsSync, fsyncSync } from 'node:fs';
 import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { finished } from 'node:stream/promises';
 import { ApiError, Code, failedPrecondition, invalidArgument, notFound } from '../errors.ts';
 import { normalisePath, normaliseRelativeName } from '../platform/pfs/file-paths.ts';
 import { validateName } from '../platform/pfs/names.ts';
@@ -17,6 +15,7 @@ import {
   type StagedPart,
   type UploadLander,
 } from '../proxy/cluster-upload.ts';
+import { BatchedWriter } from './batched-writer.ts';
 import type { FaultInjector } from './fault-injection.ts';
 
 export interface UploadStart {
@@ -101,7 +100,6 @@ const DATA = 'data';
 /** How long a finished upload's commit is remembered for a retried finish. */
 const finishedKeptMs = 24 * 60 * 60 * 1000;
 const MOVED = 'moved.json';
-const writeHighWaterMark = 4 * 1024 * 1024;
 
 /**
  * Chunked uploads: sessions and chunk bookkeeping in SQLite, bytes staged on disk under
@@ -373,7 +371,10 @@ export class UploadSessions {
     }
   }
 
-  /** Streams `source` into `target` at `start` (no fsync: finish fsyncs once per file). */
+  /**
+   * Streams `source` into `target` at `start`, in large batched writes (BatchedWriter), extending
+   * `hasher` (no fsync: finish fsyncs once per file).
+   */
   private async writeChunk(
     target: string,
     flags: string,
@@ -383,31 +384,31 @@ export class UploadSessions {
     chunk: ChunkId,
     options: ReceiveOptions,
   ): Promise<number> {
-    const out = createWriteStream(target, { flags, start, highWaterMark: writeHighWaterMark });
+    const handle = await open(target, flags);
+    const writer = new BatchedWriter(handle, start);
     let sizeBytes = 0;
     const crashMid = chunk.currentChunk > 0 && this.faults.armed('upload-chunk-mid');
     try {
-      const [fd] = (await once(out, 'open')) as [number];
       for await (const bytes of source) {
         hasher?.update(bytes);
         sizeBytes += bytes.length;
-        if (!out.write(bytes)) await once(out, 'drain');
+        await writer.write(bytes);
         if (crashMid && sizeBytes >= (options.requestBytes ?? 0) / 2) {
-          await new Promise((resolve) => out.write(Buffer.alloc(0), resolve));
-          fsyncSync(fd);
+          await writer.flush();
+          fsyncSync(handle.fd);
           this.faults.crashAt('upload-chunk-mid');
         }
       }
       if (source.truncated) {
         throw invalidArgument(`a chunk may be at most ${options.maxBytes ?? 0} bytes`);
       }
-      out.end();
-      await finished(out);
+      await writer.flush();
       return sizeBytes;
     } catch (error) {
-      out.destroy();
-      await finished(out).catch(() => undefined);
+      await writer.settle();
       throw error;
+    } finally {
+      await handle.close();
     }
   }
 

@@ -14,6 +14,7 @@ import {
   missingChunks,
   type UploadItem,
 } from './item.ts';
+import { multipartBody } from './multipart.ts';
 
 /** How the engine reaches the server; works with browsers' fetch and Node 20's. */
 export interface UploadTransport {
@@ -45,7 +46,7 @@ class UploadFailure extends Error {}
 
 /**
  * Sends files: one `/upload/start` per distinct dirPath, then each file's chunks one after another
- * as multipart posts. A failed call stops the run; a failed chunk aborts its request and marks
+ * as multipart posts (the body built as one Blob around the file slice: multipart.ts). A failed call stops the run; a failed chunk aborts its request and marks
  * that file `error`, keeping the percent reached.
  */
 export async function startUploads(args: StartUploadsArgs): Promise<UploadRun> {
@@ -185,16 +186,22 @@ async function sendChunks(
   report();
   for (const index of chunks) {
     const { start, end } = chunkRange(index, item.file.size);
-    const form = new FormData();
-    form.append('uploadId', item.uploadId);
-    form.append('fileName', item.file.name);
-    form.append('chunkTotal', String(total));
-    form.append('currentChunk', String(index));
-    form.append('file', item.file.slice(start, end), item.file.name);
+    const { body, contentType } = multipartBody(
+      [
+        ['uploadId', item.uploadId],
+        ['fileName', item.file.name],
+        ['chunkTotal', String(total)],
+        ['currentChunk', String(index)],
+      ],
+      'file',
+      item.file.name,
+      item.file.slice(start, end),
+    );
     try {
       const response = await doFetch(transport)(`${transport.baseUrl ?? ''}/upload`, {
         method: 'POST',
-        body: form,
+        body,
+        headers: { 'Content-Type': contentType },
         credentials: 'include',
         signal: item.controller.signal,
       });
