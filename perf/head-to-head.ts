@@ -15,6 +15,8 @@
  * asserts nothing.
  */
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
@@ -27,7 +29,14 @@ import { printFigure, timed } from './support/figures.ts';
 
 const repoRoot = path.join(import.meta.dirname, '..');
 const { values: options } = parseArgs({
-  options: { other: { type: 'string' }, loads: { type: 'string', default: '7' } },
+  options: {
+    other: { type: 'string' },
+    loads: { type: 'string', default: '7' },
+    // Keeps the data sets in this folder and reuses them on the next run (skips the setup).
+    'data-dir': { type: 'string' },
+    // Only these pages (comma-separated names: repos, dag, jobs, logs).
+    pages: { type: 'string' },
+  },
 });
 const LOADS = Number(options.loads);
 const REPOS = 1000;
@@ -262,20 +271,33 @@ async function staticBaseline(browser: Browser): Promise<LoadFigures> {
 const describe = (figures: LoadFigures) =>
   `${figures.median} ms (${figures.all.join(', ')}), ${(figures.bytes / 1024).toFixed(0)} KiB`;
 
-const server = await startServerProcess({
-  IVORY_WEB_DIST: path.join(repoRoot, 'web', 'dist'),
-  IVORY_SEED: 'false',
-  // The start helper reads the address from the "listening" line, logged at info.
-  IVORY_LOG_LEVEL: 'info',
-  IVORY_DISABLE_TELEMETRY: 'true',
-});
+const dataDir = options['data-dir'] ? path.resolve(options['data-dir']) : undefined;
+if (dataDir) await mkdir(dataDir, { recursive: true });
+const builtMarker = dataDir ? path.join(dataDir, 'head-to-head.json') : undefined;
+const server = await startServerProcess(
+  {
+    IVORY_WEB_DIST: path.join(repoRoot, 'web', 'dist'),
+    IVORY_SEED: 'false',
+    // The start helper reads the address from the "listening" line, logged at info.
+    IVORY_LOG_LEVEL: 'info',
+    IVORY_DISABLE_TELEMETRY: 'true',
+  },
+  dataDir,
+);
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: chromiumArgs });
 try {
   let logJobId = '';
-  const setup = await timed(async () => {
-    ({ logJobId } = await buildDataSets(server.url));
-  });
-  printFigure('setup: the four data sets', `${setup.toFixed(1)} s`);
+  if (builtMarker && existsSync(builtMarker)) {
+    ({ logJobId } = JSON.parse(await readFile(builtMarker, 'utf8')) as { logJobId: string });
+    printFigure('setup: the four data sets', `reused from ${dataDir}`);
+  } else {
+    const setup = await timed(async () => {
+      ({ logJobId } = await buildDataSets(server.url));
+    });
+    if (builtMarker) await writeFile(builtMarker, JSON.stringify({ logJobId }));
+    printFigure('setup: the four data sets', `${setup.toFixed(1)} s`);
+  }
+  const only = options.pages?.split(',');
   if (options.other) {
     console.log(`\nThe data is ready on ${server.url}; point the other console at it.`);
     const prompt = createInterface({ input: process.stdin, output: process.stdout });
@@ -284,7 +306,7 @@ try {
   }
 
   printFigure('plain static page (baseline)', describe(await staticBaseline(browser)));
-  for (const page of pages(logJobId)) {
+  for (const page of pages(logJobId).filter((p) => !only || only.includes(p.name))) {
     const ivory = await coldLoads(browser, server.url + page.path, page.content);
     printFigure(`Ivory: ${page.label}`, describe(ivory));
     const target = reference[page.name] / 2;

@@ -98,13 +98,30 @@ export async function reposSummary(client: ApiClient, projects: string[], signal
 
 export function listRepos(
   client: ApiClient,
-  args: { projects: string[]; type?: RepoType },
+  args: {
+    projects: string[];
+    type?: RepoType;
+    /** One page of the platform's project/repo order (RepoPage); every repo without it. */
+    page?: { pageSize: number; pageIndex: number };
+  },
   signal?: AbortSignal,
 ) {
   return client.collect<RepoInfo>(
     PFS,
     'ListRepo',
-    { type: args.type ?? 'user', projects: args.projects.map((name) => ({ name })) },
+    {
+      type: args.type ?? 'user',
+      projects: args.projects.map((name) => ({ name })),
+      ...(args.page
+        ? {
+            page: {
+              order: 'PROJECT_REPO',
+              pageSize: String(args.page.pageSize),
+              pageIndex: String(args.page.pageIndex),
+            },
+          }
+        : {}),
+    },
     signal,
   );
 }

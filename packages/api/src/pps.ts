@@ -143,6 +143,8 @@ export function listJobs(
     pipeline?: PipelineRef;
     number?: number;
     details?: boolean;
+    /** Only jobs created before this time (the `created` of the last job of the previous page). */
+    paginationMarker?: string;
   },
   signal?: AbortSignal,
 ) {
@@ -155,6 +157,7 @@ export function listJobs(
       history: '-1',
       details: args.details ?? false,
       number: String(args.number ?? 0),
+      ...(args.paginationMarker ? { paginationMarker: args.paginationMarker } : {}),
     },
     signal,
   );

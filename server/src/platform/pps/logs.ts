@@ -96,8 +96,34 @@ export class LogStore {
     withoutFsync(this.db, insert);
   }
 
+  /**
+   * Stored lines matching the filter, oldest first (the last `tail` only, when tail > 0), read
+   * in pages of `pageSize` by id: the first lines are ready at once and memory stays bounded
+   * however long the log (no statement stays open between pages, so other queries can run).
+   * Lines appended while the pages are read are not included (a follower's subscription has them).
+   */
+  *scan(filter: LogFilter, tail = 0, pageSize = 2000): Generator<LogLine> {
+    if (tail > 0) {
+      yield* this.query(filter, tail);
+      return;
+    }
+    // Only the lines stored now: a follower gets later ones through its subscription.
+    this.flush();
+    const last = (
+      this.db.prepare('SELECT MAX(id) AS id FROM pps_logs').get() as { id: number | null }
+    ).id;
+    if (last === null) return;
+    let after = 0;
+    for (;;) {
+      const page = this.query({ ...filter, afterId: after, upToId: last }, 0, pageSize);
+      yield* page;
+      if (page.length < pageSize) return;
+      after = page[page.length - 1]!.id;
+    }
+  }
+
   /** Stored lines matching the filter, oldest first (the last `tail` only, when tail > 0). */
-  query(filter: LogFilter, tail = 0): LogLine[] {
+  query(filter: LogFilter & { afterId?: number; upToId?: number }, tail = 0, limit = 0): LogLine[] {
     this.flush();
     const clauses: string[] = [];
     const params: unknown[] = [];
@@ -111,12 +137,15 @@ export class LogStore {
     if (filter.datumId !== undefined) add('datum_id = ?', filter.datumId);
     if (filter.master) add('master = ?', 1);
     if (filter.sinceMs !== undefined) add('ts >= ?', filter.sinceMs);
+    if (filter.afterId) add('id > ?', filter.afterId);
+    if (filter.upToId !== undefined) add('id <= ?', filter.upToId);
     const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
     const sql =
       tail > 0
         ? `SELECT * FROM (SELECT * FROM pps_logs ${where} ORDER BY id DESC LIMIT ?) ORDER BY id`
-        : `SELECT * FROM pps_logs ${where} ORDER BY id`;
+        : `SELECT * FROM pps_logs ${where} ORDER BY id${limit > 0 ? ' LIMIT ?' : ''}`;
     if (tail > 0) params.push(tail);
+    else if (limit > 0) params.push(limit);
     return (this.db.prepare(sql).all(...params) as LogRow[]).map((row) => ({
       id: row.id,
       project: row.project,

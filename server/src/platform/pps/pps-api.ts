@@ -671,7 +671,7 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
       const onJob = () => wake?.();
       if (follow && followJob) runner.jobEvents.on('job', onJob);
       try {
-        for (const line of logs.query(filter, tail)) if (passes(line)) yield render(line);
+        for (const line of logs.scan(filter, tail)) if (passes(line)) yield render(line);
         if (!follow) return;
         while (!signal.aborted) {
           while (queue.length > 0) {

@@ -69,8 +69,11 @@ function ProjectHealth({ project }: { project: string }) {
  * input with the matches as suggestions; choosing one (or Enter on an exact match) opens it.
  */
 function ProjectSearch({ project }: { project: string }) {
-  const repos = useRepos(project);
-  const pipelines = usePipelines(project);
+  // The names load when the search is first used, not with every page (1,000 repos and 500
+  // pipelines are megabytes), and are not polled.
+  const [used, setUsed] = useState(false);
+  const repos = useRepos(project, used);
+  const pipelines = usePipelines(project, { poll: false, enabled: used });
   const navigate = useNavigate();
   const listId = useId();
   const [text, setText] = useState('');
@@ -126,6 +129,7 @@ function ProjectSearch({ project }: { project: string }) {
           // A suggestion picked from the list arrives as its whole label: open it.
           if (!open(event.target.value)) setText(event.target.value);
         }}
+        onFocus={() => setUsed(true)}
         placeholder="Find repos, pipelines, global IDs"
         aria-label="Search the project"
         data-testid={testIds.projectSearch}

@@ -7,7 +7,7 @@ import { formatTimestamp } from '../../format/time.ts';
 import { testIds } from '../../test-ids.ts';
 import { paths } from '../pipelines/paths.ts';
 import { elapsedSeconds, formatDuration, JobStateTag } from '../pipelines/states.tsx';
-import { useJobs } from './api.ts';
+import { JOB_PAGE_SIZE, useJobPage } from './api.ts';
 import { JobDetail } from './JobDetail.tsx';
 
 const jobKey = (job: JobInfo) => `${job.job.pipeline?.name}/${job.job.id}`;
@@ -59,8 +59,13 @@ export function jobColumns(project: string, open: (job: JobInfo) => void): Colum
 
 /** The project's newest jobs as a table; a job opens its detail (state, timings, stop). */
 export function JobsTable({ project }: { project: string }) {
-  const jobs = useJobs(project);
+  // markers[i] is where page i starts: '' for the newest, else the previous page's last `created`.
+  const [markers, setMarkers] = useState<string[]>(['']);
+  const [pageIndex, setPageIndex] = useState(0);
+  const jobs = useJobPage(project, markers[pageIndex] ?? '');
   const [selected, setSelected] = useState<string | null>(null);
+  const full = jobs.data?.length === JOB_PAGE_SIZE;
+  const last = jobs.data?.at(-1)?.created ?? '';
   const selectedJob = useMemo(
     () => jobs.data?.find((job) => jobKey(job) === selected),
     [jobs.data, selected],
@@ -71,7 +76,20 @@ export function JobsTable({ project }: { project: string }) {
       <Table<JobInfo>
         rowKey={jobKey}
         size="small"
-        pagination={{ pageSize: 50, hideOnSinglePage: true }}
+        pagination={{
+          pageSize: JOB_PAGE_SIZE,
+          current: pageIndex + 1,
+          // Pages are known up to this one, plus a next one while this page is full.
+          total: pageIndex * JOB_PAGE_SIZE + (jobs.data?.length ?? 0) + (full && last ? 1 : 0),
+          showSizeChanger: false,
+          hideOnSinglePage: true,
+          onChange: (page) => {
+            const next = page - 1;
+            if (next === pageIndex + 1 && last)
+              setMarkers((known) => [...known.slice(0, next), last]);
+            if (next <= pageIndex + 1) setPageIndex(next);
+          },
+        }}
         columns={jobColumns(project, (job) => setSelected(jobKey(job)))}
         dataSource={jobs.data ?? []}
         loading={jobs.isPending && !jobs.error}

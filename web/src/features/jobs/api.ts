@@ -17,6 +17,28 @@ export function useJobs(project: string) {
   });
 }
 
+/** Rows per page of the jobs list. */
+export const JOB_PAGE_SIZE = 25;
+
+/**
+ * One page of the project's newest jobs (ListJob `number`, paged by `paginationMarker`: the
+ * `created` time of the previous page's last job); polled for state changes.
+ */
+export function useJobPage(project: string, marker: string) {
+  const client = useApi();
+  return useQuery({
+    queryKey: [...queryKeys.jobs(project), '@page', JOB_PAGE_SIZE, marker] as const,
+    queryFn: ({ signal }) =>
+      listJobs(
+        client,
+        { projects: [project], number: JOB_PAGE_SIZE, paginationMarker: marker || undefined },
+        signal,
+      ),
+    refetchInterval: PPS_POLL_MS,
+    placeholderData: (previous) => previous,
+  });
+}
+
 export function useJobSets(project: string) {
   const client = useApi();
   return useQuery({

@@ -11,7 +11,7 @@ import { usePipelines } from '../pipelines/api.ts';
 import { paths } from '../pipelines/paths.ts';
 import { PipelinePanel } from '../pipelines/PipelinePanel.tsx';
 import { useRepos } from '../repos/api.ts';
-import { useGlobalId } from './api.ts';
+import { useGlobalId, useLineageChanges } from './api.ts';
 import {
   buildLineageGraph,
   pipelineNodeId,
@@ -92,7 +92,10 @@ export function LineageScreen() {
     void loadGraphModule();
     prewarmLayoutWorker();
   }, []);
-  const pipelines = usePipelines(project);
+  // Listed once; later changes arrive through a cheap probe (useLineageChanges), not by
+  // listing every pipeline again.
+  const pipelines = usePipelines(project, { poll: false });
+  useLineageChanges(project, pipelines.data !== undefined);
   const repos = useRepos(project);
   const ready = pipelines.data !== undefined && repos.data !== undefined;
 

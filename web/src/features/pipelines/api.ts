@@ -15,12 +15,13 @@ import { useApi } from '../../app/api-context.tsx';
 import { PPS_POLL_MS, queryKeys } from '../../app/query-keys.ts';
 
 /** The project's pipelines (current versions), polled for state changes. */
-export function usePipelines(project: string, options: { poll?: boolean } = {}) {
+export function usePipelines(project: string, options: { poll?: boolean; enabled?: boolean } = {}) {
   const client = useApi();
   return useQuery({
     queryKey: queryKeys.pipelines(project),
     queryFn: ({ signal }) => listPipelines(client, { projects: [project] }, signal),
     refetchInterval: options.poll === false ? false : PPS_POLL_MS,
+    enabled: options.enabled ?? true,
   });
 }
 

@@ -57,6 +57,46 @@ describe('repos list', () => {
   }, 30_000);
 });
 
+describe('repos pages', () => {
+  it('draws the first page from one ListRepo page and asks the platform for the next', async () => {
+    const names = Array.from({ length: 45 }, (_, i) => `repo-${String(i).padStart(2, '0')}`);
+    const client = createFakeApiClient({
+      'pfs_v2.API/ListRepo': (body) => {
+        const page = (body as { page?: { pageSize: string; pageIndex: string } }).page;
+        if (!page) throw new Error('the list asked for every repo');
+        const start = Number(page.pageIndex) * Number(page.pageSize);
+        return names
+          .slice(start, start + Number(page.pageSize))
+          .map((name) => repoInfo(name, '1', '2025-01-01T00:00:00Z'));
+      },
+      'pfs_v2.API/ReposSummary': () => ({
+        summaries: [{ project: { name: 'default' }, userRepoCount: '45', sizeBytes: '45' }],
+      }),
+      'pfs_v2.API/ListCommit': () => [],
+      'auth_v2.API/Authorize': () => ({ authorized: true, missing: [], satisfied: [] }),
+    });
+    renderApp('/project/default/repos', client);
+    const rows = await screen.findAllByTestId(testIds.repoRow, {}, { timeout: 15_000 });
+    expect(rows).toHaveLength(20);
+    expect(rows[0]).toHaveTextContent('repo-00');
+    expect(await screen.findByText(/45 repos/)).toBeInTheDocument();
+    const listCalls = () => client.calls.filter((c) => c.method === 'pfs_v2.API/ListRepo');
+    expect(listCalls()).toHaveLength(1);
+
+    screen.getByTitle('3').click();
+    await waitFor(
+      () => expect(screen.getAllByTestId(testIds.repoRow)[0]).toHaveTextContent('repo-40'),
+      {
+        timeout: 15_000,
+      },
+    );
+    expect(screen.getAllByTestId(testIds.repoRow)).toHaveLength(5);
+    expect(listCalls().at(-1)?.body).toMatchObject({
+      page: { pageSize: '20', pageIndex: '2' },
+    });
+  }, 30_000);
+});
+
 describe('latest commit', () => {
   it('redirects to the head of master, else of the first branch', async () => {
     const client = createFakeApiClient({

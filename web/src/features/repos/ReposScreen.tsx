@@ -8,7 +8,14 @@ import { formatTimestamp } from '../../format/time.ts';
 import { testIds } from '../../test-ids.ts';
 import { ConfirmModal } from '../../ui/Modal/index.ts';
 import { useToast } from '../../ui/Toast/index.ts';
-import { useDeleteRepo, useProject, useRecentCommits, useRepos } from './api.ts';
+import {
+  useDeleteRepo,
+  useProject,
+  useRecentCommits,
+  useRepoCount,
+  useRepoPage,
+  useRepos,
+} from './api.ts';
 import { CreateRepoModal, EditLabelsModal } from './RepoModals.tsx';
 import { Labels, RepoPanel } from './RepoPanel.tsx';
 import { useProjectParams } from './route-params.ts';
@@ -36,6 +43,13 @@ export function compareRepos(field: RepoSortField, a: RepoInfo, b: RepoInfo): nu
   return a.repo.name.localeCompare(b.repo.name);
 }
 
+/** Rows per page; the first page is drawn from one ListRepo `page` answer. */
+export const REPO_PAGE_SIZE = 20;
+
+/** The platform's order of repo names (SQLite's binary order), the order of ListRepo's pages. */
+const byPlatformName = (a: RepoInfo, b: RepoInfo) =>
+  a.repo.name < b.repo.name ? -1 : a.repo.name > b.repo.name ? 1 : 0;
+
 function LastCommit({ project, repo }: { project: string; repo: string }) {
   const latest = useRecentCommits(project, repo, 1);
   const commit = latest.data?.[0];
@@ -54,7 +68,6 @@ function LastCommit({ project, repo }: { project: string; repo: string }) {
 export function ReposScreen() {
   const { projectId } = useProjectParams();
   const toast = useToast();
-  const repos = useRepos(projectId);
   const project = useProject(projectId);
   const remove = useDeleteRepo(projectId);
   const [sortField, setSortField] = useState<RepoSortField>('NAME');
@@ -66,7 +79,16 @@ export function ReposScreen() {
   const [deleting, setDeleting] = useState<string | null>(null);
   const [labelling, setLabelling] = useState<RepoInfo | null>(null);
   const [panel, setPanel] = useState<RepoInfo | null>(null);
+  const [pageIndex, setPageIndex] = useState(0);
+  // By name, ascending (the platform's order), the table shows the server's pages; any other
+  // order needs every repo, so only then is the whole list fetched and sorted here.
+  const paged = sortField !== 'CREATED' && sort.columnKey === 'name' && sort.order === 'ascend';
+  const page = useRepoPage(projectId, pageIndex, REPO_PAGE_SIZE, paged);
+  const count = useRepoCount(projectId);
+  const all = useRepos(projectId, !paged);
+  const repos = paged ? page : all;
   if (repos.error) throw repos.error;
+  const total = count.data ?? all.data?.length;
 
   const orderOf = (key: string) => (sort.columnKey === key ? sort.order : null);
   const sorterFor = (field: RepoSortField) => (a: RepoInfo, b: RepoInfo) =>
@@ -78,7 +100,7 @@ export function ReposScreen() {
     {
       title: 'Name',
       key: 'name',
-      sorter: sorterFor(sortField === 'CREATED' ? 'NAME' : sortField),
+      sorter: paged ? byPlatformName : sorterFor(sortField === 'CREATED' ? 'NAME' : sortField),
       sortOrder: orderOf('name'),
       render: (_, info) => (
         <Link
@@ -170,7 +192,7 @@ export function ReposScreen() {
           <Typography.Paragraph type="secondary">
             Project: {projectId}
             {project.data?.description ? ` — ${project.data.description}` : ''} ·{' '}
-            {repos.data ? `${repos.data.length} repos` : ''}
+            {total !== undefined ? `${total} repos` : ''}
             {' · '}
             <Link to={`/project/${encodeURIComponent(projectId)}/trials`}>Trials</Link>
           </Typography.Paragraph>
@@ -215,8 +237,24 @@ export function ReposScreen() {
         loading={repos.isPending}
         columns={columns}
         dataSource={repos.data ?? []}
-        pagination={{ pageSize: 50, hideOnSinglePage: true }}
-        onChange={(_, __, sorter) => {
+        pagination={
+          paged
+            ? {
+                pageSize: REPO_PAGE_SIZE,
+                current: pageIndex + 1,
+                // Until the count arrives, a full page means there may be another.
+                total:
+                  total ??
+                  pageIndex * REPO_PAGE_SIZE +
+                    (page.data?.length ?? 0) +
+                    (page.data?.length === REPO_PAGE_SIZE ? 1 : 0),
+                showSizeChanger: false,
+                hideOnSinglePage: true,
+              }
+            : { pageSize: REPO_PAGE_SIZE, showSizeChanger: false, hideOnSinglePage: true }
+        }
+        onChange={(pagination, __, sorter) => {
+          if (paged) setPageIndex((pagination.current ?? 1) - 1);
           const single = Array.isArray(sorter) ? sorter[0] : sorter;
           const key = String(single?.columnKey ?? 'name');
           setSort({ columnKey: key, order: single?.order ?? null });

@@ -8,15 +8,48 @@ import {
   listCommits,
   listRepos,
   repoPicker,
+  reposSummary,
 } from '@ivory/api';
 import { useApi } from '../../app/api-context.tsx';
 import { queryKeys } from '../../app/query-keys.ts';
 
-export function useRepos(project: string) {
+export function useRepos(project: string, enabled = true) {
   const client = useApi();
   return useQuery({
     queryKey: queryKeys.repos(project),
     queryFn: ({ signal }) => listRepos(client, { projects: [project], type: 'user' }, signal),
+    enabled,
+  });
+}
+
+/**
+ * One page of the project's user repos in the platform's order (ListRepo `page`): the list draws
+ * its first rows from this one small answer instead of listing every repo first.
+ */
+export function useRepoPage(project: string, pageIndex: number, pageSize: number, enabled = true) {
+  const client = useApi();
+  return useQuery({
+    queryKey: [...queryKeys.repos(project), '@page', pageSize, pageIndex] as const,
+    queryFn: ({ signal }) =>
+      listRepos(
+        client,
+        { projects: [project], type: 'user', page: { pageSize, pageIndex } },
+        signal,
+      ),
+    enabled,
+    placeholderData: (previous) => previous,
+  });
+}
+
+/** How many user repos the project holds (ReposSummary), for the pager and the header. */
+export function useRepoCount(project: string) {
+  const client = useApi();
+  return useQuery({
+    queryKey: [...queryKeys.repos(project), '@count'] as const,
+    queryFn: async ({ signal }) => {
+      const [summary] = await reposSummary(client, [project], signal);
+      return Number(summary?.userRepoCount ?? 0);
+    },
   });
 }
 

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import type { JobInfo, PipelineInfo } from '@ivory/api';
+import { mergePipelines, newChangeMemory, planChanges, summarySignature } from './changes.ts';
+
+const pipeline = (name: string, lastJobState: string, state = 'PIPELINE_STANDBY', version = '1') =>
+  ({
+    pipeline: { name, project: { name: 'p' } },
+    version,
+    state,
+    lastJobState,
+    stopped: false,
+  }) as PipelineInfo;
+
+const job = (name: string, id: string, state: string, pipelineVersion = '1') =>
+  ({ job: { id, pipeline: { name, project: { name: 'p' } } }, state, pipelineVersion }) as JobInfo;
+
+describe('planChanges', () => {
+  const list = [pipeline('a', 'JOB_SUCCESS'), pipeline('b', 'JOB_SUCCESS')];
+
+  it('asks for nothing while the newest jobs agree with the list', () => {
+    const memory = newChangeMemory();
+    const probe = {
+      summary: 's',
+      jobs: [job('a', 'a2', 'JOB_SUCCESS'), job('b', 'b1', 'JOB_SUCCESS')],
+    };
+    expect(planChanges(list, probe, memory)).toEqual({ kind: 'none' });
+    expect(planChanges(list, probe, memory)).toEqual({ kind: 'none' });
+  });
+
+  it('inspects only the pipelines whose newest job moved on, once per job state', () => {
+    const memory = newChangeMemory();
+    planChanges(list, { summary: 's', jobs: [job('a', 'a1', 'JOB_SUCCESS')] }, memory);
+    const probe = {
+      summary: 's',
+      // An older job of `a` further down the page does not count: the newest one does.
+      jobs: [
+        job('a', 'a2', 'JOB_RUNNING'),
+        job('b', 'b1', 'JOB_SUCCESS'),
+        job('a', 'a1', 'JOB_SUCCESS'),
+      ],
+    };
+    expect(planChanges(list, probe, memory)).toEqual({ kind: 'inspect', pipelines: ['a'] });
+    // The same job in the same state is not inspected again, even if the list still lags.
+    expect(planChanges(list, probe, memory)).toEqual({ kind: 'none' });
+  });
+
+  it('inspects a pipeline whose job runs a newer version than the list holds', () => {
+    const probe = { summary: 's', jobs: [job('b', 'b2', 'JOB_SUCCESS', '2')] };
+    expect(planChanges(list, probe, newChangeMemory())).toEqual({
+      kind: 'inspect',
+      pipelines: ['b'],
+    });
+  });
+
+  it('lists everything again for a job of an unknown pipeline or a changed summary', () => {
+    expect(
+      planChanges(list, { summary: 's', jobs: [job('c', 'c1', 'JOB_CREATED')] }, newChangeMemory()),
+    ).toEqual({ kind: 'full' });
+    const memory = newChangeMemory();
+    expect(planChanges(list, { summary: 'one paused', jobs: [] }, memory)).toEqual({
+      kind: 'none',
+    });
+    expect(planChanges(list, { summary: 'two paused', jobs: [] }, memory)).toEqual({
+      kind: 'full',
+    });
+  });
+});
+
+describe('mergePipelines', () => {
+  it('replaces pipelines by name and keeps the order', () => {
+    const merged = mergePipelines(
+      [pipeline('a', 'JOB_SUCCESS'), pipeline('b', 'JOB_SUCCESS')],
+      [pipeline('b', 'JOB_FAILURE')],
+    );
+    expect(merged.map((p) => `${p.pipeline.name}:${p.lastJobState}`)).toEqual([
+      'a:JOB_SUCCESS',
+      'b:JOB_FAILURE',
+    ]);
+  });
+});
+
+describe('summarySignature', () => {
+  const summary = (active: number, paused: number, failed: number, unhealthy: number) => ({
+    project: { name: 'p' },
+    activePipelines: String(active),
+    pausedPipelines: String(paused),
+    failedPipelines: String(failed),
+    unhealthyPipelines: String(unhealthy),
+  });
+
+  it('ignores what jobs explain (unhealthy) and sees pipelines come, go, pause or fail', () => {
+    const base = summarySignature([summary(3, 1, 0, 0)]);
+    expect(summarySignature([summary(3, 1, 0, 2)])).toBe(base);
+    expect(summarySignature([summary(4, 1, 0, 0)])).not.toBe(base);
+    expect(summarySignature([summary(2, 2, 0, 0)])).not.toBe(base);
+    expect(summarySignature([summary(2, 1, 1, 0)])).not.toBe(base);
+  });
+});
