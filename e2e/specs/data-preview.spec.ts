@@ -225,11 +225,34 @@ test.describe('hostile files', () => {
   });
 });
 
-test('a file too large for its renderer says so instead of loading it', async ({
+test('a text file beyond the inline limit shows its head and tail through range requests, with load more', async ({
   page,
 }, testInfo) => {
   const baseUrl = String(testInfo.project.use.baseURL);
-  const big = await commitFiles(baseUrl, REPO, { '/big.json': 'x'.repeat(3 * 1024 * 1024) });
-  await page.goto(`/project/default/repos/${REPO}/commit/${big}/big.json`);
-  await expect(page.getByTestId(testIds.previewTooLarge)).toBeVisible();
+  // About 3.4 MiB of numbered lines: over the 2 MiB inline limit of text.
+  const lines = Array.from({ length: 120_000 }, (_, i) => `line ${i + 1} ${'x'.repeat(20)}`);
+  const big = await commitFiles(baseUrl, REPO, { '/big.log': lines.join('\n') + '\n' });
+  const fileRequests: Array<string | null> = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.endsWith('/big.log'))
+      fileRequests.push(request.headers()['range'] ?? null);
+  });
+  await page.goto(`/project/default/repos/${REPO}/commit/${big}/big.log`);
+  const preview = page.getByTestId(testIds.largeTextPreview);
+  await expect(preview).toBeVisible();
+  await expect(page.getByTestId(testIds.previewTooLarge)).toHaveCount(0);
+  const head = preview.getByTestId(testIds.largeTextHead);
+  await expect(head).toContainText(`line 1 ${'x'.repeat(20)}`);
+  await expect(preview.getByTestId(testIds.largeTextTail)).toContainText('line 120000 ');
+  await expect(head).not.toContainText('line 3000 ');
+  const gap = preview.getByTestId(testIds.largeTextGap);
+  await expect(gap).toContainText('not shown');
+  const gapBefore = await gap.textContent();
+
+  await preview.getByTestId(testIds.largeTextMore).click();
+  await expect(head).toContainText('line 3000 ');
+  await expect(gap).not.toHaveText(gapBefore!);
+  // Every read of the file asked for a range; none loaded it whole.
+  expect(fileRequests.length).toBeGreaterThanOrEqual(3);
+  for (const range of fileRequests) expect(range).toMatch(/^bytes=\d+-\d+$/);
 });

@@ -26,6 +26,8 @@ export const queryKeys = {
   fileText: (url: string) => ['fileText', url] as const,
   filePreview: (url: string, renderer: string) => ['filePreview', renderer, url] as const,
   filePrefix: (url: string, bytes: number) => ['filePrefix', url, bytes] as const,
+  fileRange: (url: string, start: number, end: number) => ['fileRange', url, start, end] as const,
+  fileHead: (url: string, chunkBytes: number) => ['fileHead', url, chunkBytes] as const,
   /** A preview renderer's code (its chunk), not data: loaded once per page. */
   previewRenderer: (renderer: string) => ['previewRenderer', renderer] as const,
   pipelinesSummary: (projects: readonly string[]) =>

@@ -51,18 +51,22 @@ const repoRoutes = (repoPath: string): ScreenRoute[] => [
   { path: `${repoPath}/commit/:commitId/*`, screen: 'CommitScreen' },
 ];
 
-/** Pipeline logs and both forms of job (and datum) logs, under the console or the lineage. */
-const logRoutes = (projectPath: string): ScreenRoute[] => [
+/**
+ * Pipeline logs and both forms of job (and datum) logs, under the console or the lineage. Under
+ * the lineage, job logs are the lineage screen itself, which opens them as a full-page panel over
+ * the graph (`jobScreen`).
+ */
+const logRoutes = (projectPath: string, jobScreen: ScreenName = 'JobLogsScreen'): ScreenRoute[] => [
   { path: `${projectPath}/logs/pipelines/:pipelineId/logs`, screen: 'PipelineLogsScreen' },
-  { path: `${projectPath}/pipelines/:pipelineId/jobs/:jobId/logs`, screen: 'JobLogsScreen' },
+  { path: `${projectPath}/pipelines/:pipelineId/jobs/:jobId/logs`, screen: jobScreen },
   {
     path: `${projectPath}/pipelines/:pipelineId/jobs/:jobId/logs/datum/:datumId`,
-    screen: 'JobLogsScreen',
+    screen: jobScreen,
   },
-  { path: `${projectPath}/jobs/:jobId/pipeline/:pipelineId/logs`, screen: 'JobLogsScreen' },
+  { path: `${projectPath}/jobs/:jobId/pipeline/:pipelineId/logs`, screen: jobScreen },
   {
     path: `${projectPath}/jobs/:jobId/pipeline/:pipelineId/logs/datum/:datumId`,
-    screen: 'JobLogsScreen',
+    screen: jobScreen,
   },
 ];
 
@@ -90,7 +94,7 @@ export const screenRouteTable: readonly ScreenRoute[] = [
   { path: '/lineage/:projectId/repos/:repoId', screen: 'LineageScreen' },
   { path: '/lineage/:projectId/pipelines/:pipelineId/:tabId?', screen: 'LineageScreen' },
   ...repoRoutes('/lineage/:projectId/repos/:repoId'),
-  ...logRoutes('/lineage/:projectId'),
+  ...logRoutes('/lineage/:projectId', 'LineageScreen'),
   // Benchmarking shell
   { path: '/flow/:name?', screen: 'FlowScreen' },
   { path: '/case/:name?', screen: 'CaseScreen' },

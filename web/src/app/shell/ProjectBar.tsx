@@ -3,9 +3,13 @@ import CloseCircleOutlined from '@ant-design/icons-svg/es/asn/CloseCircleOutline
 import PauseCircleOutlined from '@ant-design/icons-svg/es/asn/PauseCircleOutlined';
 import SearchOutlined from '@ant-design/icons-svg/es/asn/SearchOutlined';
 import { Icon } from '../../ui/Icon/index.ts';
+import { useQuery } from '@tanstack/react-query';
+import { listJobs } from '@ivory/api';
 import { useId, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { testIds } from '../../test-ids.ts';
+import { useApi } from '../api-context.tsx';
+import { queryKeys } from '../query-keys.ts';
 import { usePipelines } from '../../features/pipelines/api.ts';
 import { paths } from '../../features/pipelines/paths.ts';
 import { useProjects, usePipelinesSummary } from '../../features/projects/api.ts';
@@ -64,9 +68,30 @@ function ProjectHealth({ project }: { project: string }) {
   );
 }
 
+/** How many of the newest jobs the search looks through, and the shortest ID prefix it matches. */
+export const SEARCH_JOBS_LIMIT = 500;
+export const SEARCH_ID_MIN_CHARS = 4;
+
 /**
- * Finds the project's repos and pipelines by name, and a global ID on the lineage: a native
- * input with the matches as suggestions; choosing one (or Enter on an exact match) opens it.
+ * The project's newest jobs, read only while an ID-like text is typed (no polling): a job's ID is
+ * also the global ID of the run it belongs to.
+ */
+function useSearchJobs(project: string, enabled: boolean) {
+  const client = useApi();
+  return useQuery({
+    queryKey: [...queryKeys.jobs(project), 'search', SEARCH_JOBS_LIMIT],
+    queryFn: ({ signal }) =>
+      listJobs(client, { projects: [project], number: SEARCH_JOBS_LIMIT }, signal),
+    enabled,
+    staleTime: 10_000,
+  });
+}
+
+/**
+ * Finds the project's repos and pipelines by name, its jobs and global IDs by ID (a prefix of at
+ * least SEARCH_ID_MIN_CHARS hex digits, or a whole 32-digit ID): a native input with the matches
+ * as suggestions; choosing one (or Enter) opens it. Jobs open their logs over the lineage graph;
+ * a global ID opens the lineage filtered to that run.
  */
 function ProjectSearch({ project }: { project: string }) {
   // The names load when the search is first used, not with every page (1,000 repos and 500
@@ -77,6 +102,8 @@ function ProjectSearch({ project }: { project: string }) {
   const navigate = useNavigate();
   const listId = useId();
   const [text, setText] = useState('');
+  const idLike = new RegExp(`^[0-9a-f]{${SEARCH_ID_MIN_CHARS},32}$`, 'i').test(text.trim());
+  const jobs = useSearchJobs(project, idLike);
   const options = useMemo(() => {
     const query = text.trim().toLowerCase();
     if (!query) return [];
@@ -95,12 +122,24 @@ function ProjectSearch({ project }: { project: string }) {
         to: paths.lineagePipeline(project, info.pipeline.name),
         label: `Pipeline ${info.pipeline.name}`,
       }));
-    const id = text.trim();
-    const globalId = /^[0-9a-f]{32}$/i.test(id)
-      ? [{ to: `${paths.lineage(project)}?globalId=${e(id)}`, label: `Global ID ${id}` }]
-      : [];
-    return [...repoOptions, ...pipelineOptions, ...globalId];
-  }, [text, repos.data, pipelines.data, project]);
+    const id = text.trim().toLowerCase();
+    const matchingJobs = idLike ? (jobs.data ?? []).filter((job) => job.job.id.startsWith(id)) : [];
+    const jobOptions = matchingJobs.slice(0, 8).map((job) => {
+      const pipeline = job.job.pipeline?.name ?? '';
+      return {
+        to: paths.jobLogs(project, pipeline, job.job.id, undefined, 'lineage'),
+        label: `Job ${job.job.id} of ${pipeline}`,
+      };
+    });
+    // A global ID: the whole ID typed, or the runs (job sets) of the matching jobs.
+    const globalIds = new Set(matchingJobs.map((job) => job.job.id));
+    if (/^[0-9a-f]{32}$/.test(id)) globalIds.add(id);
+    const globalOptions = [...globalIds].slice(0, 8).map((globalId) => ({
+      to: `${paths.lineage(project)}?globalId=${e(globalId)}`,
+      label: `Global ID ${globalId}`,
+    }));
+    return [...repoOptions, ...pipelineOptions, ...jobOptions, ...globalOptions];
+  }, [text, idLike, repos.data, pipelines.data, jobs.data, project]);
   const open = (value: string) => {
     const hit = options.find((option) => option.label === value);
     if (!hit) return false;
@@ -130,7 +169,7 @@ function ProjectSearch({ project }: { project: string }) {
           if (!open(event.target.value)) setText(event.target.value);
         }}
         onFocus={() => setUsed(true)}
-        placeholder="Find repos, pipelines, global IDs"
+        placeholder="Find repos, pipelines, jobs, global IDs"
         aria-label="Search the project"
         data-testid={testIds.projectSearch}
       />

@@ -2,6 +2,11 @@ import { Button, Flex, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { testIds } from '../../test-ids.ts';
+import {
+  PanelResizeHandle,
+  ResizablePanel,
+  ResizablePanels,
+} from '../../ui/ResizablePanels/index.ts';
 import { Tabs } from '../../ui/Tabs/index.ts';
 import { DiffView } from '../diff/DiffView.tsx';
 import { FileBrowser } from '../files/FileBrowser.tsx';
@@ -12,6 +17,7 @@ import { useCommit } from './api.ts';
 import { BranchSelector } from './BranchSelector.tsx';
 import { CommitDetails } from './CommitDetails.tsx';
 import { CommitList } from './CommitList.tsx';
+import styles from './CommitScreen.module.css';
 import { CreateBranchModal } from './CreateBranchModal.tsx';
 
 /** The path of the repo this commit route is under (`/project/p/repos/r` or `/lineage/p/repos/r`). */
@@ -24,7 +30,8 @@ const encodePath = (path: string) =>
   path.split('/').filter(Boolean).map(encodeURIComponent).join('/');
 
 /**
- * A repo's commit: branch selector and commit list on the left; on the right the commit's facts
+ * A repo's commit: branch selector and commit list on the left; on the right (the split is
+ * resizable and remembered) the commit's facts
  * and two tabs, its files (`?view=files`, the default) and its changes (`?view=changes`, with
  * `&compare=<commit>` for another commit than the parent).
  */
@@ -58,86 +65,91 @@ export function CommitScreen() {
         </Typography.Title>
         <Link to={`${basePath}/upload`}>Upload files</Link>
       </Flex>
-      <Flex gap={24} align="flex-start">
-        <section aria-label="Commit history" style={{ width: 360, flexShrink: 0 }}>
-          <Flex gap={8}>
-            <BranchSelector
-              branches={branches.data ?? []}
-              value={branch}
-              onSelect={(info) => {
-                setPickedBranch(info.branch.name);
-                if (info.head) navigate(commitPath(info.head.id));
-              }}
-            />
-            <Button
-              data-testid={testIds.createBranchButton}
-              onClick={() => setBranchModal(true)}
-              disabled={!commitId}
-            >
-              New branch
-            </Button>
-          </Flex>
-          <CommitList
-            project={projectId}
-            repo={repoId}
-            branch={branch}
-            selectedId={commitId}
-            onSelect={(id) => navigate(commitPath(id))}
-          />
-        </section>
-        <section aria-label="Commit" style={{ flex: 1, minWidth: 0 }}>
-          {commit.data ? (
-            <CommitDetails
-              info={commit.data}
-              commitTo={(id) => commitPath(id)}
-              project={projectId}
-              repo={repoId}
-              onRemoved={(headId) => navigate(headId ? commitPath(headId) : `${basePath}/latest`)}
-            />
-          ) : null}
-          <Tabs
-            aria-label="Commit views"
-            tabs={[
-              { id: 'files', label: <span data-testid={testIds.commitFilesTab}>Files</span> },
-              { id: 'changes', label: <span data-testid={testIds.commitDiffTab}>Changes</span> },
-            ]}
-            selectedId={view}
-            onSelect={(id) => {
-              const next = new URLSearchParams(search);
-              if (id === 'files') next.delete('view');
-              else next.set('view', id);
-              setSearch(next);
-            }}
-          >
-            {view === 'changes' ? (
-              <DiffView
-                project={projectId}
-                repo={repoId}
-                commitId={commitId}
-                parentId={commit.data?.parentCommit?.id ?? null}
-                compareId={compareId}
-                onCompareChange={(id) => {
-                  const next = new URLSearchParams(search);
-                  if (id) next.set('compare', id);
-                  else next.delete('compare');
-                  setSearch(next);
+      <ResizablePanels saveId="commit-history">
+        <ResizablePanel id="history" defaultSize="28" minSize="16" className={styles.history}>
+          <section aria-label="Commit history" data-testid={testIds.commitHistoryPanel}>
+            <Flex gap={8}>
+              <BranchSelector
+                branches={branches.data ?? []}
+                value={branch}
+                onSelect={(info) => {
+                  setPickedBranch(info.branch.name);
+                  if (info.head) navigate(commitPath(info.head.id));
                 }}
               />
-            ) : (
-              <FileBrowser
+              <Button
+                data-testid={testIds.createBranchButton}
+                onClick={() => setBranchModal(true)}
+                disabled={!commitId}
+              >
+                New branch
+              </Button>
+            </Flex>
+            <CommitList
+              project={projectId}
+              repo={repoId}
+              branch={branch}
+              selectedId={commitId}
+              onSelect={(id) => navigate(commitPath(id))}
+            />
+          </section>
+        </ResizablePanel>
+        <PanelResizeHandle aria-label="Resize the commit history" />
+        <ResizablePanel id="commit" defaultSize="72" minSize="40" className={styles.commit}>
+          <section aria-label="Commit">
+            {commit.data ? (
+              <CommitDetails
+                info={commit.data}
+                commitTo={(id) => commitPath(id)}
                 project={projectId}
                 repo={repoId}
-                commitId={commitId}
-                path={filePath}
-                pathTo={(path) => commitPath(commitId, path) + (path.endsWith('/') ? '/' : '')}
-                branch={commit.data?.commit.branch?.name || branch}
-                onCommitted={(id) => navigate(commitPath(id))}
-                commitTo={(id, path) => commitPath(id, path)}
+                onRemoved={(headId) => navigate(headId ? commitPath(headId) : `${basePath}/latest`)}
               />
-            )}
-          </Tabs>
-        </section>
-      </Flex>
+            ) : null}
+            <Tabs
+              aria-label="Commit views"
+              tabs={[
+                { id: 'files', label: <span data-testid={testIds.commitFilesTab}>Files</span> },
+                { id: 'changes', label: <span data-testid={testIds.commitDiffTab}>Changes</span> },
+              ]}
+              selectedId={view}
+              onSelect={(id) => {
+                const next = new URLSearchParams(search);
+                if (id === 'files') next.delete('view');
+                else next.set('view', id);
+                setSearch(next);
+              }}
+            >
+              {view === 'changes' ? (
+                <DiffView
+                  project={projectId}
+                  repo={repoId}
+                  commitId={commitId}
+                  parentId={commit.data?.parentCommit?.id ?? null}
+                  compareId={compareId}
+                  onCompareChange={(id) => {
+                    const next = new URLSearchParams(search);
+                    if (id) next.set('compare', id);
+                    else next.delete('compare');
+                    setSearch(next);
+                  }}
+                />
+              ) : (
+                <FileBrowser
+                  project={projectId}
+                  repo={repoId}
+                  commitId={commitId}
+                  path={filePath}
+                  pathTo={(path) => commitPath(commitId, path) + (path.endsWith('/') ? '/' : '')}
+                  branch={commit.data?.commit.branch?.name || branch}
+                  onCommitted={(id) => navigate(commitPath(id))}
+                  commitTo={(id, path) => commitPath(id, path)}
+                />
+              )}
+            </Tabs>
+          </section>
+        </ResizablePanel>
+      </ResizablePanels>
       <CreateBranchModal
         open={branchModal}
         onClose={() => setBranchModal(false)}

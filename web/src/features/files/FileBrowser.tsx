@@ -6,11 +6,17 @@ import { useApi } from '../../app/api-context.tsx';
 import { testIds } from '../../test-ids.ts';
 import { ConfirmModal } from '../../ui/Modal/index.ts';
 import { useToast } from '../../ui/Toast/index.ts';
+import {
+  PanelResizeHandle,
+  ResizablePanel,
+  ResizablePanels,
+} from '../../ui/ResizablePanels/index.ts';
 import { FilePreview } from '../preview/FilePreview.tsx';
 import { useDeleteFiles, useFileInfo, useFolderEntries } from './api.ts';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
 import { FileHistory } from './FileHistory.tsx';
 import { FileList } from './FileList.tsx';
+import styles from './FileBrowser.module.css';
 import { GlobResults } from './GlobResults.tsx';
 import { filePathOf, folderPath, parentFolder } from './file-path.ts';
 
@@ -93,6 +99,17 @@ export function FileBrowser({
 
   if (targetInfo.error) throw targetInfo.error;
   if (waitingForTarget) return <Spin />;
+  const listing = (
+    <FolderListing
+      folder={{ project, repo, commitId, path: folder }}
+      selectedPath={selectedFile?.file.path ?? ''}
+      hrefOf={(info) => pathTo(info.file.path)}
+      onOpen={(info) => navigate(pathTo(info.file.path))}
+      downloadUrl={(info) => urlOf(info, true)}
+      checked={checked}
+      onCheck={onCheck}
+    />
+  );
   return (
     <Flex vertical gap={12}>
       <Flex gap={8} wrap align="center">
@@ -141,37 +158,40 @@ export function FileBrowser({
           onClose={() => setPattern('')}
         />
       ) : null}
-      <Flex gap={16} align="flex-start">
-        <div style={{ flex: 1, minWidth: 0 }}>
-          <FolderListing
-            folder={{ project, repo, commitId, path: folder }}
-            selectedPath={selectedFile?.file.path ?? ''}
-            hrefOf={(info) => pathTo(info.file.path)}
-            onOpen={(info) => navigate(pathTo(info.file.path))}
-            downloadUrl={(info) => urlOf(info, true)}
-            checked={checked}
-            onCheck={onCheck}
-          />
-        </div>
-        {selectedFile ? (
-          <Flex vertical gap={12} style={{ width: '45%', minWidth: 0 }}>
-            <FilePreview
-              key={selectedFile.file.path}
-              info={selectedFile}
-              url={urlOf(selectedFile)}
-              downloadUrl={urlOf(selectedFile, true)}
-            />
-            <FileHistory
-              key={`history:${selectedFile.file.path}`}
-              project={project}
-              repo={repo}
-              commitId={commitId}
-              path={selectedFile.file.path}
-              commitTo={commitTo}
-            />
-          </Flex>
-        ) : null}
-      </Flex>
+      {selectedFile ? (
+        // Files | preview, resizable; the split is remembered across commits and visits.
+        <ResizablePanels saveId="commit-files-preview">
+          <ResizablePanel id="files" defaultSize="55" minSize="25" className={styles.filesPanel}>
+            {listing}
+          </ResizablePanel>
+          <PanelResizeHandle aria-label="Resize the file preview" />
+          <ResizablePanel
+            id="preview"
+            defaultSize="45"
+            minSize="25"
+            className={styles.previewPanel}
+          >
+            <Flex vertical gap={12} data-testid={testIds.filePreviewPanel}>
+              <FilePreview
+                key={selectedFile.file.path}
+                info={selectedFile}
+                url={urlOf(selectedFile)}
+                downloadUrl={urlOf(selectedFile, true)}
+              />
+              <FileHistory
+                key={`history:${selectedFile.file.path}`}
+                project={project}
+                repo={repo}
+                commitId={commitId}
+                path={selectedFile.file.path}
+                commitTo={commitTo}
+              />
+            </Flex>
+          </ResizablePanel>
+        </ResizablePanels>
+      ) : (
+        listing
+      )}
       <ConfirmModal
         open={confirmDelete}
         title="Delete files"

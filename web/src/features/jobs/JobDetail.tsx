@@ -14,7 +14,16 @@ import {
 import { isJobDone, useStopJob } from './api.ts';
 
 /** A job's state, timings, datum counters and stats, with Stop while it runs. */
-export function JobDetail({ info, base = 'project' }: { info: JobInfo; base?: ViewBase }) {
+export function JobDetail({
+  info,
+  base = 'project',
+  columns = 2,
+}: {
+  info: JobInfo;
+  base?: ViewBase;
+  /** Columns of the facts table: 2 on a page, 1 in a narrow panel. */
+  columns?: number;
+}) {
   const project = info.job.pipeline?.project?.name ?? '';
   const pipeline = info.job.pipeline?.name ?? '';
   const stop = useStopJob(project);
@@ -52,7 +61,7 @@ export function JobDetail({ info, base = 'project' }: { info: JobInfo; base?: Vi
       ) : null}
       <Descriptions
         size="small"
-        column={2}
+        column={columns}
         bordered
         items={[
           { key: 'pipeline', label: 'Pipeline', children: `${pipeline} v${info.pipelineVersion}` },

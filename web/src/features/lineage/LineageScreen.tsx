@@ -29,6 +29,9 @@ import type { LayoutDirection } from './layout-key.ts';
 let graphModule: Promise<typeof import('./LineageGraph.tsx')> | null = null;
 const loadGraphModule = () => (graphModule ??= import('./LineageGraph.tsx'));
 const LineageGraphView = lazy(loadGraphModule);
+const JobLogsPanel = lazy(async () => ({
+  default: (await import('../logs/JobLogsPanel.tsx')).JobLogsPanel,
+}));
 const DIRECTION_KEY = 'ivory.lineage.direction';
 
 function storedDirection(): LayoutDirection {
@@ -78,7 +81,9 @@ export function LineageScreen() {
   const project = params.projectId ?? '';
   const repoId = params.repoId ?? '';
   const pipelineId = params.pipelineId ?? '';
-  const tab = params.tabId ?? 'info';
+  const jobId = params.jobId ?? '';
+  // Job logs open over the graph with the job's pipeline selected on its Jobs tab.
+  const tab = params.tabId ?? (jobId ? 'jobs' : 'info');
   const navigate = useNavigate();
   const location = useLocation();
   const [search, setSearch] = useSearchParams();
@@ -340,6 +345,16 @@ export function LineageScreen() {
           </ResizablePanel>
         ) : null}
       </ResizablePanels>
+      {jobId && pipelineId ? (
+        <Suspense fallback={null}>
+          <JobLogsPanel
+            target={{ project, pipeline: pipelineId, jobId, datumId: params.datumId ?? '' }}
+            onExit={() =>
+              navigate(`${paths.lineagePipeline(project, pipelineId, tab)}${keepSearch}`)
+            }
+          />
+        </Suspense>
+      ) : null}
     </main>
   );
 }

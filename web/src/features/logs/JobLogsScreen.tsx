@@ -1,49 +1,32 @@
-import { Alert, Button, Col, Flex, Row, Typography } from 'antd';
+import { Alert, Col, Row, Typography } from 'antd';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { testIds } from '../../test-ids.ts';
-import { ConfirmModal } from '../../ui/Modal/index.ts';
-import { useToast } from '../../ui/Toast/index.ts';
-import { isJobDone, useJob } from '../jobs/api.ts';
 import { JobDetail } from '../jobs/JobDetail.tsx';
 import { paths, type ViewBase } from '../pipelines/paths.ts';
-import { useState } from 'react';
-import { useDatums, useRestartDatums } from './api.ts';
-import { DatumDetail } from './DatumDetail.tsx';
-import { DatumList } from './DatumList.tsx';
-import { LogViewer } from './LogViewer.tsx';
-import { useLogStream } from './useLogStream.ts';
+import { JobDatums, JobLogsPane, JobStatusBanner, RestartDatumsConfirm } from './JobLogsParts.tsx';
+import { jobLogsBase, useJobLogs } from './useJobLogs.ts';
 
-/** The job-logs path without its `/datum/:id` part, in whichever of the two forms was used. */
-export function jobLogsBase(pathname: string): string {
-  return pathname.replace(/\/datum\/[^/]+\/?$/, '').replace(/\/$/, '');
-}
+export { jobLogsBase } from './useJobLogs.ts';
 
-/** A job's datums (failed first), a datum's detail, and the job's or datum's logs, live. */
+/**
+ * A job's datums (failed first), a datum's detail, and the job's or datum's logs, live, as a page
+ * of the project view. Under the lineage the same opens as a full-page panel over the graph
+ * (JobLogsPanel).
+ */
 export function JobLogsScreen() {
   const params = useParams();
-  const project = params.projectId ?? '';
-  const pipeline = params.pipelineId ?? '';
-  const jobId = params.jobId ?? '';
-  const datumId = params.datumId ?? '';
+  const target = {
+    project: params.projectId ?? '',
+    pipeline: params.pipelineId ?? '',
+    jobId: params.jobId ?? '',
+    datumId: params.datumId ?? '',
+  };
+  const { project, pipeline, jobId, datumId } = target;
   const { pathname } = useLocation();
   const navigate = useNavigate();
-  const toast = useToast();
   const base: ViewBase = pathname.startsWith('/lineage/') ? 'lineage' : 'project';
-  const jobRef = { project, pipeline, jobId };
-  const job = useJob(jobRef);
-  const done = isJobDone(job.data?.state);
-  const datums = useDatums(jobRef, !done);
-  const restart = useRestartDatums(project);
-  const [confirmRestart, setConfirmRestart] = useState(false);
-  const logs = useLogStream({
-    project,
-    pipeline,
-    jobId,
-    datumId: datumId || undefined,
-    follow: true,
-  });
+  const state = useJobLogs(target);
+  const { job } = state;
   const logsBase = jobLogsBase(pathname);
-  const failed = (datums.data ?? []).filter((d) => d.state === 'FAILED');
 
   return (
     <main style={{ padding: 24 }}>
@@ -65,72 +48,31 @@ export function JobLogsScreen() {
           </>
         ) : null}
       </Typography.Paragraph>
+      <JobStatusBanner info={job.data} />
       {job.error ? <Alert type="error" message={job.error.message} /> : null}
       {job.data ? <JobDetail info={job.data} base={base} /> : null}
       <Row gutter={16} style={{ marginTop: 16 }}>
         <Col xs={24} lg={8}>
-          <Flex justify="space-between" align="center">
-            <Typography.Title level={4}>Datums</Typography.Title>
-            {failed.length > 0 ? (
-              <Button
-                danger
-                data-testid={testIds.restartDatums}
-                loading={restart.isPending}
-                onClick={() => setConfirmRestart(true)}
-              >
-                Restart failed datums ({failed.length})
-              </Button>
-            ) : null}
-          </Flex>
-          {datums.error ? <Alert type="error" message={datums.error.message} /> : null}
-          <DatumList
-            datums={datums.data ?? []}
-            selectedId={datumId}
+          <JobDatums
+            state={state}
+            target={target}
             linkTo={(id) => `${logsBase}/datum/${encodeURIComponent(id)}`}
           />
         </Col>
         <Col xs={24} lg={16}>
-          {datumId ? (
-            <DatumDetail datumRef={{ ...jobRef, datumId }} restarts={job.data?.restart ?? '0'} />
-          ) : null}
-          <Typography.Title level={4} style={{ marginTop: 8 }}>
-            {datumId ? 'Datum logs' : 'Job logs'}
-          </Typography.Title>
-          <LogViewer
-            rows={logs.buffer.rows}
-            version={logs.version}
-            status={logs.status}
-            error={logs.error}
-            fileName={`${pipeline}-${jobId}${datumId ? `-${datumId}` : ''}.log`}
-          />
+          <JobLogsPane state={state} target={target} />
         </Col>
       </Row>
-      <ConfirmModal
-        open={confirmRestart}
-        title="Restart failed datums"
-        text={`Run the ${failed.length} failed datum(s) of this job again in a new job?`}
-        confirmText="Restart"
-        onCancel={() => setConfirmRestart(false)}
-        onConfirm={() => {
-          setConfirmRestart(false);
-          restart.mutate(
-            {
-              job: jobRef,
-              datumIds: datumId && failed.some((d) => d.datum.id === datumId) ? [datumId] : [],
-            },
-            {
-              onSuccess: () => {
-                toast({ content: 'Datums restarted in a new job' });
-                navigate(
-                  base === 'lineage'
-                    ? paths.lineagePipeline(project, pipeline, 'jobs')
-                    : paths.jobs(project),
-                );
-              },
-              onError: (error) => toast({ content: error.message, type: 'error' }),
-            },
-          );
-        }}
+      <RestartDatumsConfirm
+        state={state}
+        target={target}
+        onRestarted={() =>
+          navigate(
+            base === 'lineage'
+              ? paths.lineagePipeline(project, pipeline, 'jobs')
+              : paths.jobs(project),
+          )
+        }
       />
     </main>
   );

@@ -3,6 +3,8 @@ import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { createPipelineV2, type ApiClient } from '@ivory/api';
 import { testIds } from '../../test-ids.ts';
+import { FullPageModal } from '../../ui/FullPageModal/index.ts';
+import { StatusBanner } from '../../ui/StatusBanner/index.ts';
 import { useToast } from '../../ui/Toast/index.ts';
 import { usePipeline } from '../pipelines/api.ts';
 import { paths } from '../pipelines/paths.ts';
@@ -50,7 +52,8 @@ export function PipelineEditorScreen() {
   const params = useParams();
   const project = params.projectId ?? '';
   const pipelineId = params.pipelineId ?? '';
-  const mode = editorMode(useLocation().pathname);
+  const location = useLocation();
+  const mode = editorMode(location.pathname);
   const navigate = useNavigate();
   const toast = useToast();
   const existing = usePipeline(project, mode === 'create' ? '' : pipelineId);
@@ -81,6 +84,15 @@ export function PipelineEditorScreen() {
         ? `Update ${pipelineId}`
         : `Duplicate ${pipelineId}`;
 
+  // Back to where the user was; opened directly, to the lineage (the pipeline when there is one).
+  const cancel = () => {
+    if (location.key !== 'default') navigate(-1);
+    else
+      navigate(
+        mode === 'create' ? paths.lineage(project) : paths.lineagePipeline(project, pipelineId),
+      );
+  };
+
   const onSubmit = () => {
     if (text === null) return;
     submit.mutate(
@@ -103,63 +115,75 @@ export function PipelineEditorScreen() {
   };
 
   return (
-    <main style={{ padding: 24 }}>
-      <Typography.Title level={2}>Pipeline Editor</Typography.Title>
-      <Flex justify="space-between" align="center" style={{ marginBottom: 8 }}>
-        <Typography.Title level={4} style={{ margin: 0 }}>
-          {title}
-        </Typography.Title>
-        <Flex gap={8} align="center">
-          {update ? (
-            <Checkbox checked={reprocess} onChange={(e) => setReprocess(e.target.checked)}>
-              Reprocess all datums
-            </Checkbox>
-          ) : null}
-          <Button onClick={() => navigate(-1)}>Cancel</Button>
-          <Button
-            type="primary"
-            data-testid={testIds.specSubmit}
-            loading={submit.isPending}
-            disabled={text === null || dryRun.problems.length > 0 || dryRun.checking}
-            onClick={onSubmit}
-          >
-            {update ? 'Update pipeline' : 'Create pipeline'}
-          </Button>
-        </Flex>
-      </Flex>
-      {existing.error ? <Alert type="error" message={existing.error.message} /> : null}
-      {submit.error ? (
-        <Alert type="error" message={submit.error.message} style={{ marginBottom: 8 }} />
-      ) : null}
-      <Row gutter={16}>
-        <Col xs={24} lg={12}>
-          <Typography.Title level={5}>Spec</Typography.Title>
-          {text === null ? (
-            <Spin />
-          ) : (
-            <Suspense fallback={<Spin tip="Loading editor" />}>
-              <SpecEditor
-                value={text}
-                onChange={setText}
-                schema={schema.data ?? null}
-                problems={dryRun.problems}
-              />
-            </Suspense>
-          )}
-          <ProblemList problems={dryRun.problems} />
-        </Col>
-        <Col xs={24} lg={12}>
-          <Typography.Title level={5}>
-            Effective spec {dryRun.checking ? <Spin size="small" /> : null}
+    <FullPageModal open title="Pipeline Editor" onClose={cancel}>
+      <div style={{ padding: '16px 24px' }}>
+        <Flex justify="space-between" align="center" style={{ marginBottom: 8 }}>
+          <Typography.Title level={4} style={{ margin: 0 }}>
+            {title}
           </Typography.Title>
-          <pre
-            data-testid={testIds.effectiveSpec}
-            style={{ height: 480, overflow: 'auto', background: '#f6f8fa', padding: 8, margin: 0 }}
-          >
-            {prettyJson(dryRun.effective)}
-          </pre>
-        </Col>
-      </Row>
-    </main>
+          <Flex gap={8} align="center">
+            {update ? (
+              <Checkbox checked={reprocess} onChange={(e) => setReprocess(e.target.checked)}>
+                Reprocess all datums
+              </Checkbox>
+            ) : null}
+            <Button onClick={cancel}>Cancel</Button>
+            <Button
+              type="primary"
+              data-testid={testIds.specSubmit}
+              loading={submit.isPending}
+              disabled={text === null || dryRun.problems.length > 0 || dryRun.checking}
+              onClick={onSubmit}
+            >
+              {update ? 'Update pipeline' : 'Create pipeline'}
+            </Button>
+          </Flex>
+        </Flex>
+        {submit.isPending ? (
+          <StatusBanner variant="updating">
+            {update ? `Updating pipeline ${pipelineId}…` : 'Creating the pipeline…'}
+          </StatusBanner>
+        ) : null}
+        {existing.error ? <Alert type="error" message={existing.error.message} /> : null}
+        {submit.error ? (
+          <Alert type="error" message={submit.error.message} style={{ marginBottom: 8 }} />
+        ) : null}
+        <Row gutter={16}>
+          <Col xs={24} lg={12}>
+            <Typography.Title level={5}>Spec</Typography.Title>
+            {text === null ? (
+              <Spin />
+            ) : (
+              <Suspense fallback={<Spin tip="Loading editor" />}>
+                <SpecEditor
+                  value={text}
+                  onChange={setText}
+                  schema={schema.data ?? null}
+                  problems={dryRun.problems}
+                />
+              </Suspense>
+            )}
+            <ProblemList problems={dryRun.problems} />
+          </Col>
+          <Col xs={24} lg={12}>
+            <Typography.Title level={5}>
+              Effective spec {dryRun.checking ? <Spin size="small" /> : null}
+            </Typography.Title>
+            <pre
+              data-testid={testIds.effectiveSpec}
+              style={{
+                height: 480,
+                overflow: 'auto',
+                background: 'var(--ivory-code-bg)',
+                padding: 8,
+                margin: 0,
+              }}
+            >
+              {prettyJson(dryRun.effective)}
+            </pre>
+          </Col>
+        </Row>
+      </div>
+    </FullPageModal>
   );
 }

@@ -15,6 +15,7 @@ import {
   usePipelineJobs,
 } from './api.ts';
 import { paths, type ViewBase } from './paths.ts';
+import { PipelineStatusBanner } from './PipelineStatusBanner.tsx';
 import { prettyJson } from './pretty-json.ts';
 import { JobStateTag, PipelineStateTag } from './states.tsx';
 
@@ -153,6 +154,7 @@ export function PipelinePanel({
 
   return (
     <div data-testid={testIds.pipelinePanel}>
+      <PipelineStatusBanner info={info} />
       <Flex gap={8} wrap style={{ marginBottom: 12 }}>
         <Button
           data-testid={testIds.pipelineAction}

@@ -5,6 +5,7 @@ import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import type { PipelineInfo } from '@ivory/api';
 import { formatTimestamp } from '../../format/time.ts';
 import { testIds } from '../../test-ids.ts';
+import { EmptyState } from '../../ui/EmptyState/index.ts';
 import { Tabs } from '../../ui/Tabs/index.ts';
 import { JobsTable } from '../jobs/JobsScreen.tsx';
 import { pipelineType, usePipelines } from './api.ts';
@@ -58,6 +59,7 @@ export function PipelinesScreen() {
 /** The pipelines table: state, last job, type, version, created; a row opens its panel. */
 function PipelinesTable({ project: projectId }: { project: string }) {
   const pipelines = usePipelines(projectId);
+  const navigate = useNavigate();
   const [selected, setSelected] = useState<string | null>(null);
   const [tab, setTab] = useState('info');
 
@@ -112,7 +114,20 @@ function PipelinesTable({ project: projectId }: { project: string }) {
             onDoubleClick: () => setSelected(info.pipeline.name),
           }) as HTMLAttributes<HTMLElement>
         }
-        locale={{ emptyText: 'No pipelines in this project' }}
+        locale={{
+          emptyText: (
+            <EmptyState
+              data-testid={testIds.emptyState}
+              title="No pipelines yet"
+              hint="A pipeline runs your code on a repo's data and writes its output to a repo of its own."
+              action={
+                <Button type="primary" onClick={() => navigate(paths.editor(projectId, 'create'))}>
+                  Create pipeline
+                </Button>
+              }
+            />
+          ),
+        }}
       />
       {selected ? (
         <Drawer open width={560} title={selected} onClose={() => setSelected(null)}>

@@ -4,11 +4,15 @@ import { useState } from 'react';
 import type { FileInfo } from '@ivory/api';
 import { formatBytes } from '../../format/bytes.ts';
 import { testIds } from '../../test-ids.ts';
-import { VIEW_SOURCE_MAX_BYTES, previewDecision } from './registry.ts';
+import { VIEW_SOURCE_MAX_BYTES, previewDecision, type PreviewRenderer } from './registry.ts';
 import { rendererProps } from './renderer-props.ts';
 import { rendererQuery, type RendererModule } from './renderers/index.ts';
 import { Loading } from './renderers/Loading.tsx';
 import { FileIcon } from '../files/FileIcon.tsx';
+import { LargeTextPreview } from './LargeTextPreview.tsx';
+
+/** Kinds shown as text: over their inline limit, their head and tail still show. */
+const TEXT_RENDERERS: ReadonlySet<PreviewRenderer> = new Set(['code', 'markdown', 'web']);
 
 /**
  * The preview pane of a file: the registry picks the renderer (loaded on first use); files too
@@ -65,7 +69,10 @@ export function FilePreview({
           Download
         </a>
       </Typography.Paragraph>
-      {decision.show === 'too-large' ? (
+      {decision.show === 'too-large' &&
+      (decision.kind.viewSource || TEXT_RENDERERS.has(decision.kind.renderer)) ? (
+        <LargeTextPreview url={url} size={sizeBytes} />
+      ) : decision.show === 'too-large' ? (
         <Alert
           data-testid={testIds.previewTooLarge}
           type="info"

@@ -86,3 +86,21 @@ export function filePrefixQuery(url: string, bytes: number) {
     gcTime: 30_000,
   });
 }
+
+/**
+ * Bytes `start` to `end` (inclusive) of a file with a Range request. A server that answers the
+ * whole file instead (200) is refused rather than read: the file is known to be large.
+ */
+export async function fetchRange(
+  url: string,
+  start: number,
+  end: number,
+  signal?: AbortSignal,
+): Promise<Uint8Array> {
+  const response = await fetch(url, { headers: { Range: `bytes=${start}-${end}` }, signal });
+  if (response.status !== 206) {
+    await response.body?.cancel();
+    throw new Error(`Unable to read part of the file (HTTP ${response.status})`);
+  }
+  return new Uint8Array(await response.arrayBuffer());
+}

@@ -1,5 +1,7 @@
-import { Empty } from 'antd';
-import { Navigate } from 'react-router';
+import { Button } from 'antd';
+import { Navigate, useNavigate } from 'react-router';
+import { testIds } from '../../test-ids.ts';
+import { EmptyState } from '../../ui/EmptyState/index.ts';
 import { PageLoader } from '../../app/PageLoader.tsx';
 import { useBranches } from './api.ts';
 import { defaultBranch } from './default-branch.ts';
@@ -9,11 +11,25 @@ import { useProjectParams } from './route-params.ts';
 export function LatestCommitRedirect() {
   const { projectId, repoId } = useProjectParams();
   const branches = useBranches(projectId, repoId);
+  const navigate = useNavigate();
   if (branches.error) throw branches.error;
   if (branches.isPending) return <PageLoader />;
 
   const head = defaultBranch(branches.data)?.head;
   if (!head)
-    return <Empty style={{ marginTop: 64 }} description={`Repo ${repoId} has no commits yet`} />;
+    return (
+      <main style={{ padding: 24 }}>
+        <EmptyState
+          data-testid={testIds.emptyState}
+          title={`Repo ${repoId} has no commits yet`}
+          hint="Upload files to make its first commit."
+          action={
+            <Button type="primary" onClick={() => void navigate('../upload', { relative: 'path' })}>
+              Upload files
+            </Button>
+          }
+        />
+      </main>
+    );
   return <Navigate to={`../commit/${encodeURIComponent(head.id)}`} relative="path" replace />;
 }

@@ -6,6 +6,7 @@ import type { RepoInfo } from '@ivory/api';
 import { formatBytes } from '../../format/bytes.ts';
 import { formatTimestamp } from '../../format/time.ts';
 import { testIds } from '../../test-ids.ts';
+import { EmptyState } from '../../ui/EmptyState/index.ts';
 import { ConfirmModal } from '../../ui/Modal/index.ts';
 import { useToast } from '../../ui/Toast/index.ts';
 import {
@@ -262,6 +263,20 @@ export function ReposScreen() {
           else if (key === 'name' && sortField === 'CREATED') setSortField('NAME');
         }}
         onRow={() => ({ 'data-testid': testIds.repoRow }) as HTMLAttributes<HTMLElement>}
+        locale={{
+          emptyText: (
+            <EmptyState
+              data-testid={testIds.emptyState}
+              title="No repositories yet"
+              hint="A repository holds versioned data: create one, then upload files into it."
+              action={
+                <Button type="primary" onClick={() => setCreating(true)}>
+                  Create repo
+                </Button>
+              }
+            />
+          ),
+        }}
       />
       {creating ? <CreateRepoModal project={projectId} onClose={() => setCreating(false)} /> : null}
       {labelling ? (

@@ -1,4 +1,5 @@
 import MinusOutlined from '@ant-design/icons-svg/es/asn/MinusOutlined';
+import { EmptyState } from '../../ui/EmptyState/index.ts';
 import { Icon } from '../../ui/Icon/index.ts';
 import { Alert, Button, Flex, Input, Modal as AntModal, Space, Table, Typography } from 'antd';
 import { useState, type HTMLAttributes } from 'react';
@@ -116,7 +117,20 @@ export function SecretsScreen() {
         loading={secrets.isPending && !secrets.error}
         dataSource={secrets.data ?? []}
         onRow={() => ({ 'data-testid': testIds.secretRow }) as HTMLAttributes<HTMLElement>}
-        locale={{ emptyText: 'No secrets' }}
+        locale={{
+          emptyText: (
+            <EmptyState
+              data-testid={testIds.emptyState}
+              title="No secrets yet"
+              hint="A secret keeps credentials out of pipeline specs: pipelines read it as files or environment variables."
+              action={
+                <Button type="primary" onClick={() => setCreating(true)}>
+                  Create secret
+                </Button>
+              }
+            />
+          ),
+        }}
         columns={[
           { title: 'Name', key: 'name', render: (_, s) => s.secret.name },
           { title: 'Type', key: 'type', render: (_, s) => s.type || 'Opaque' },

@@ -9,12 +9,13 @@ import {
   MAX_COMPARE,
   MIN_COMPARE,
   metricBars,
+  metricHistories,
   metricNames,
   parallelCoordinates,
   parameterDiff,
   type ParameterDiffRow,
 } from './comparison.ts';
-import { MetricBarChart } from './components/LazyCharts.tsx';
+import { MetricBarChart, MetricHistoriesChart } from './components/LazyCharts.tsx';
 import { ParallelCoordinatesPlot } from './components/ParallelCoordinatesPlot.tsx';
 import { TrialStateTag } from './components/TrialStateTag.tsx';
 import { trialPath, trialsPath } from './paths.ts';
@@ -98,6 +99,7 @@ export function TrialsCompareScreen() {
   const metrics = metricNames(trials);
   const [chosenMetric, setChosenMetric] = useState('');
   const metric = metrics.includes(chosenMetric) ? chosenMetric : (metrics[0] ?? '');
+  const histories = metricHistories(trials);
 
   return (
     <main style={{ padding: 24 }}>
@@ -147,6 +149,22 @@ export function TrialsCompareScreen() {
           ))}
         </div>
       )}
+      {histories.length > 0 ? (
+        <>
+          <Typography.Title level={3}>Metric histories</Typography.Title>
+          <div
+            style={{
+              display: 'grid',
+              gridTemplateColumns: 'repeat(auto-fill, minmax(420px, 1fr))',
+              gap: 16,
+            }}
+          >
+            {histories.map((item) => (
+              <MetricHistoriesChart key={item.metric} histories={item} />
+            ))}
+          </div>
+        </>
+      ) : null}
       <Typography.Title level={3}>Parameters against a metric</Typography.Title>
       {metrics.length > 0 ? (
         <div style={{ width: 240, marginBottom: 8 }}>

@@ -15,6 +15,7 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Trial, TrialFilter } from '@ivory/api';
 import { formatTimestamp } from '../../format/time.ts';
 import { testIds } from '../../test-ids.ts';
+import { EmptyState } from '../../ui/EmptyState/index.ts';
 import { useToast } from '../../ui/Toast/index.ts';
 import { useFlowPlugins, useProjectFlows, useTrialCount, useTrialPages } from './api.ts';
 import { MAX_COMPARE, MIN_COMPARE } from './comparison.ts';
@@ -228,7 +229,28 @@ export function TrialsScreen() {
         dataSource={trials}
         pagination={false}
         scroll={{ x: 'max-content' }}
-        locale={{ emptyText: pages.isPending ? 'Loading…' : 'No trials match.' }}
+        locale={{
+          emptyText: pages.isPending ? (
+            'Loading…'
+          ) : view.filters.length > 0 ? (
+            <EmptyState
+              data-testid={testIds.emptyState}
+              title="No trials match"
+              hint="No trial of this flow passes the filters: change or remove them."
+            />
+          ) : (
+            <EmptyState
+              data-testid={testIds.emptyState}
+              title="No trials yet"
+              hint="A trial runs a flow with one set of parameters; its metrics land here to compare."
+              action={
+                <Button type="primary" onClick={() => setCreating(true)}>
+                  Create trial
+                </Button>
+              }
+            />
+          ),
+        }}
         rowSelection={{
           selectedRowKeys: selected,
           onChange: (keys) => setSelected(keys.map(String)),

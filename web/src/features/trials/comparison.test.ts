@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   metricBars,
+  metricHistories,
   metricHistoryData,
   metricsWithHistory,
   parallelCoordinates,
@@ -107,5 +108,36 @@ describe('chart data from metrics', () => {
     expect(charts[0]?.data).toEqual([{ metric: 'accuracy', [a.id]: 0.2, [b.id]: 0.8 }]);
     expect(charts[0]?.series.map((series) => series.label)).toEqual(['00000aaa', '00000bbb']);
     expect(charts[1]?.series.map((series) => series.key)).toEqual([a.id]);
+  });
+});
+
+describe('metric histories across trials', () => {
+  it('overlays a line per trial with the metric, by step, for metrics with a history', () => {
+    const d = trialFixture('00000000000000000000000000000ddd', {
+      metrics: [
+        {
+          name: 'loss',
+          value: 0.2,
+          step: '3',
+          history: [
+            { step: '1', value: 0.6 },
+            { step: '3', value: 0.2 },
+          ],
+        },
+      ],
+    });
+    const [loss, ...rest] = metricHistories([a, b, d]);
+    expect(rest).toEqual([]);
+    expect(loss?.metric).toBe('loss');
+    expect(loss?.series.map((series) => series.key)).toEqual([a.id, d.id]);
+    expect(loss?.data).toEqual([
+      { step: 1, [a.id]: 0.5, [d.id]: 0.6 },
+      { step: 2, [a.id]: 0.3 },
+      { step: 3, [d.id]: 0.2 },
+    ]);
+  });
+
+  it('draws none when no trial has a history', () => {
+    expect(metricHistories([b, c])).toEqual([]);
   });
 });

@@ -88,6 +88,46 @@ export function metricBars(trials: readonly Trial[]): MetricBars[] {
   });
 }
 
+export interface MetricHistories {
+  metric: string;
+  /** One row per step (sorted); a key per trial that reported a value at that step. */
+  data: Array<Record<string, number>>;
+  /** The trials drawn as lines: dataKey = the trial id, label = its short id. */
+  series: Array<{ key: string; label: string; color: string }>;
+}
+
+/**
+ * One overlaid line chart per metric that has a history (more than one point) in any of the
+ * trials: x = the step, a line per trial that reported the metric.
+ */
+export function metricHistories(trials: readonly Trial[]): MetricHistories[] {
+  const names = metricNames(trials).filter((name) =>
+    trials.some((trial) =>
+      trial.metrics.some((metric) => metric.name === name && metric.history.length > 1),
+    ),
+  );
+  return names.map((metric) => {
+    const rows = new Map<number, Record<string, number>>();
+    const series: MetricHistories['series'] = [];
+    trials.forEach((trial, index) => {
+      const found = trial.metrics.find((item) => item.name === metric);
+      if (!found) return;
+      for (const point of metricHistoryData(found)) {
+        const row = rows.get(point.step) ?? { step: point.step };
+        row[trial.id] = point.value;
+        rows.set(point.step, row);
+      }
+      series.push({
+        key: trial.id,
+        label: shortTrialId(trial.id),
+        color: TRIAL_COLORS[index % TRIAL_COLORS.length] ?? '#595959',
+      });
+    });
+    const data = [...rows.values()].sort((a, b) => (a.step ?? 0) - (b.step ?? 0));
+    return { metric, data, series };
+  });
+}
+
 export interface ParallelAxis {
   /** `param.<name>` or `metric.<name>`. */
   key: string;

@@ -64,6 +64,8 @@ export function DialogFrame({
   if (!open && !closing) return null;
 
   const handleKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    // A key a widget inside already handled (an editor's popup closing on Escape) stays there.
+    if (event.defaultPrevented) return;
     if (event.key === 'Escape') {
       event.stopPropagation();
       onClose();

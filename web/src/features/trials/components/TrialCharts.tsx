@@ -16,7 +16,7 @@ import {
 } from 'recharts';
 import type { TrialMetric } from '@ivory/api';
 import { testIds } from '../../../test-ids.ts';
-import { metricHistoryData, type MetricBars } from '../comparison.ts';
+import { metricHistoryData, type MetricBars, type MetricHistories } from '../comparison.ts';
 
 /** A metric's history (value per step) as a line chart. */
 export function MetricHistoryChart({ metric }: { metric: TrialMetric }) {
@@ -72,6 +72,46 @@ export function MetricBarChart({ bars }: { bars: MetricBars }) {
             />
           ))}
         </BarChart>
+      </ResponsiveContainer>
+    </figure>
+  );
+}
+
+/** One metric's history across the compared trials: step on the x axis, a line per trial. */
+export function MetricHistoriesChart({ histories }: { histories: MetricHistories }) {
+  return (
+    <figure
+      data-testid={testIds.trialsHistoryChart}
+      data-metric={histories.metric}
+      style={{ margin: 0 }}
+    >
+      <figcaption style={{ fontWeight: 600 }}>{histories.metric} by step</figcaption>
+      <ResponsiveContainer width="100%" height={240}>
+        <LineChart data={histories.data} margin={{ top: 8, right: 16, bottom: 16, left: 8 }}>
+          <CartesianGrid strokeDasharray="3 3" />
+          <XAxis
+            dataKey="step"
+            type="number"
+            domain={['dataMin', 'dataMax']}
+            allowDecimals={false}
+            label={{ value: 'step', position: 'insideBottom', offset: -8 }}
+          />
+          <YAxis width={64} domain={['auto', 'auto']} />
+          <Tooltip />
+          <Legend verticalAlign="top" />
+          {histories.series.map((series) => (
+            <Line
+              key={series.key}
+              type="monotone"
+              dataKey={series.key}
+              name={series.label}
+              stroke={series.color}
+              connectNulls
+              dot={histories.data.length < 40}
+              isAnimationActive={false}
+            />
+          ))}
+        </LineChart>
       </ResponsiveContainer>
     </figure>
   );
