@@ -5,7 +5,10 @@ export const ID_TOKEN_STORAGE_KEY = 'id-token';
 
 /** Reads the id token from localStorage when there is one (browsers); null elsewhere (Node). */
 export const localStorageToken: TokenProvider = () =>
-  typeof localStorage === 'undefined' ? null : localStorage.getItem(ID_TOKEN_STORAGE_KEY);
+  // Through globalThis, so the module also typechecks in Node-only programs (server tests).
+  (globalThis as { localStorage?: { getItem(key: string): string | null } }).localStorage?.getItem(
+    ID_TOKEN_STORAGE_KEY,
+  ) ?? null;
 
 export function authorizationHeader(getToken: TokenProvider): Record<string, string> {
   const token = getToken();

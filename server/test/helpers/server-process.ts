@@ -8,11 +8,9 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 
 export interface ServerProcess {
   url: string;
-  /** The server's process id (e.g. to read its memory from /proc). */
+  /** The server's process id (to read its memory from /proc, or its CPU time). */
   pid: number;
   dataDir: string;
-  /** The server's process id (benchmarks read its CPU time). */
-  pid: number;
   /** Sends a signal and waits for the process to exit. */
   kill(signal?: NodeJS.Signals): Promise<void>;
   /** Waits until the process exits on its own (e.g. a fault-injected SIGKILL). */
@@ -50,7 +48,6 @@ export async function startServerProcess(
     url,
     pid: child.pid ?? 0,
     dataDir: dir,
-    pid: child.pid ?? 0,
     async kill(signal: NodeJS.Signals = 'SIGKILL') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exit;
