@@ -180,3 +180,44 @@ describe('migration 8 (commit lineage) on an existing database', () => {
     }
   });
 });
+
+describe('SubscribeCommit', () => {
+  it('sends a commit opened before newer ones once it finishes (reads from the last settled)', async () => {
+    const server = await startTestServer();
+    const url = server.url;
+    const controller = new AbortController();
+    try {
+      await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
+      await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('subs') });
+      const first = await addCommit(url, 'subs', 'master');
+      const open = await ok(url, 'pfs_v2.API/StartCommit', {
+        branch: { repo: repo('subs'), name: 'dev' },
+      });
+      const response = await fetch(`${url}/api/pfs_v2.API/SubscribeCommit`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ repo: repo('subs'), state: 'FINISHED' }),
+        signal: controller.signal,
+      });
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      let buffered = '';
+      const nextId = async (): Promise<string> => {
+        while (!buffered.includes('\n')) {
+          const { value } = await reader.read();
+          buffered += new TextDecoder().decode(value);
+        }
+        const line = buffered.slice(0, buffered.indexOf('\n'));
+        buffered = buffered.slice(buffered.indexOf('\n') + 1);
+        return JSON.parse(line).result.commit.id as string;
+      };
+      expect(await nextId()).toBe(first);
+      const later = await addCommit(url, 'subs', 'master');
+      expect(await nextId()).toBe(later);
+      await ok(url, 'pfs_v2.API/FinishCommit', { commit: open });
+      expect(await nextId()).toBe(open.id);
+    } finally {
+      controller.abort();
+      await server.close();
+    }
+  });
+});

@@ -48,6 +48,7 @@ const byDir = 'AND dir = ?';
 
 /** The columns a file listing sends (ListedFile). */
 const listedColumns = 'path, type, hash, size_bytes, committed_at';
+type ListedTuple = [string, ListedFile['type'], string, number, number];
 
 /**
  * Projects, repos, branches, commits and files with Pachyderm semantics, in SQLite.
@@ -678,10 +679,21 @@ export class PfsStore {
     const all = [commit.rowid, ...params];
     if (page.after !== null) all.push(page.after);
     all.push(page.limit > 0 ? page.limit : -1);
-    return this.prepare(
+    const statement = this.prepare(
       `SELECT ${columns} FROM files ${index} WHERE commit_rowid = ? ${where} ${marker}
          ORDER BY path ${page.reverse ? 'DESC' : 'ASC'} LIMIT ?`,
-    ).all(...all);
+    );
+    if (columns !== listedColumns) return statement.raw(false).all(...all);
+    // Arrays, made into objects here: about half what better-sqlite3's row objects cost.
+    return (statement.raw(true).all(...all) as ListedTuple[]).map(
+      ([path, type, hash, size_bytes, committed_at]): ListedFile => ({
+        path,
+        type,
+        hash,
+        size_bytes,
+        committed_at,
+      }),
+    );
   }
 
   /** Direct children of a stored folder path, ordered by path, after an exclusive marker. */
