@@ -13,12 +13,6 @@ import type { ChunkId, ChunkSource, UploadSessions } from './upload-sessions.ts'
 /** The largest chunk slice accepted (the client sends 20 MiB slices), plus a little slack. */
 export const maxChunkBytes = 20 * 1024 * 1024 + 64 * 1024;
 
-/**
- * How much of a file part the parser may hold before it pauses the socket. The stream default
- * (16 KiB) paused and resumed the request for every 64 KiB piece read from the socket.
- */
-const partBufferBytes = 2 * 1024 * 1024;
-
 const chunkFields = ['uploadId', 'fileName', 'chunkTotal', 'currentChunk'] as const;
 
 function fieldInt(fields: Record<string, string>, name: string): number {
@@ -83,7 +77,7 @@ async function receiveChunkRequest(
       beforeRecord: () => faults.failChunkOnce(chunk.fileName, chunk.currentChunk),
     });
   try {
-    for await (const part of request.parts({ fileHwm: partBufferBytes })) {
+    for await (const part of request.parts()) {
       if (part.type !== 'file') {
         fields[part.fieldname] = String(part.value);
         continue;
