@@ -149,7 +149,9 @@ async function ivoryChromium(browser: Browser, url: string, folder: string, coun
 async function treeBytes(dir: string): Promise<number> {
   let bytes = 0;
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) bytes += (await stat(path.join(entry.parentPath, entry.name))).size;
+    // The blob sweep may remove a file between the listing and its stat.
+    if (entry.isFile())
+      bytes += (await stat(path.join(entry.parentPath, entry.name)).catch(() => null))?.size ?? 0;
   }
   return bytes;
 }
