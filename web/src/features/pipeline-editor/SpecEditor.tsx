@@ -6,7 +6,7 @@ import {
 import { json } from '@codemirror/lang-json';
 import { syntaxTree } from '@codemirror/language';
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
-import type { EditorView } from '@codemirror/view';
+import { EditorView } from '@codemirror/view';
 import CodeMirror from '@uiw/react-codemirror';
 import { useEffect, useMemo, useRef } from 'react';
 import { testIds } from '../../test-ids.ts';
@@ -79,6 +79,7 @@ export default function SpecEditor({
   problems,
   height = '480px',
   testId = testIds.specEditor,
+  label = 'Pipeline spec (JSON)',
 }: {
   value: string;
   onChange: (value: string) => void;
@@ -86,11 +87,18 @@ export default function SpecEditor({
   problems: readonly SpecProblem[];
   height?: string;
   testId?: string;
+  /** Names the editor for assistive technology. */
+  label?: string;
 }) {
   const viewRef = useRef<EditorView | null>(null);
   const extensions = useMemo(
-    () => [json(), lintGutter(), autocompletion({ override: [schemaCompletion(schema)] })],
-    [schema],
+    () => [
+      json(),
+      lintGutter(),
+      autocompletion({ override: [schemaCompletion(schema)] }),
+      EditorView.contentAttributes.of({ 'aria-label': label }),
+    ],
+    [schema, label],
   );
   useEffect(() => {
     const view = viewRef.current;
@@ -113,6 +121,8 @@ export default function SpecEditor({
         onChange={onChange}
         onCreateEditor={(view) => {
           viewRef.current = view;
+          // The scrolling part is reachable by keyboard, like any scrolling region.
+          view.scrollDOM.tabIndex = 0;
         }}
         basicSetup={{ lintKeymap: true }}
       />
