@@ -8,6 +8,7 @@ import { syntaxTree } from '@codemirror/language';
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { EditorView } from '@codemirror/view';
 import CodeMirror from '@uiw/react-codemirror';
+import { useColorMode } from '../../app/color-mode.tsx';
 import { useEffect, useMemo, useRef } from 'react';
 import { testIds } from '../../test-ids.ts';
 import { schemaKeys, type SpecProblem } from './json-positions.ts';
@@ -68,6 +69,18 @@ function schemaCompletion(schema: Schema | null) {
   };
 }
 
+const DARK_GROUND = '#16181d';
+const DARK_CONTRAST = EditorView.theme(
+  {
+    '&.cm-editor': { backgroundColor: DARK_GROUND },
+    '&.cm-editor .cm-gutters': { backgroundColor: DARK_GROUND, color: '#abb2bf' },
+    '&.cm-editor .cm-activeLine, &.cm-editor .cm-activeLineGutter': {
+      backgroundColor: '#1d2026',
+    },
+  },
+  { dark: true },
+);
+
 /**
  * A JSON editor (CodeMirror) with key completion from a JSON Schema and the given problems
  * shown inline (underlined, in the gutter). Lazily loaded: CodeMirror is not in the entry chunk.
@@ -91,14 +104,18 @@ export default function SpecEditor({
   label?: string;
 }) {
   const viewRef = useRef<EditorView | null>(null);
+  // The editor's own theme follows the console's, so its text keeps its contrast in both.
+  const { mode } = useColorMode();
   const extensions = useMemo(
     () => [
       json(),
       lintGutter(),
       autocompletion({ override: [schemaCompletion(schema)] }),
       EditorView.contentAttributes.of({ 'aria-label': label }),
+      // The dark theme on a darker ground: its syntax colours and line numbers keep 4.5:1.
+      mode === 'dark' ? DARK_CONTRAST : [],
     ],
-    [schema, label],
+    [schema, label, mode],
   );
   useEffect(() => {
     const view = viewRef.current;
@@ -125,6 +142,7 @@ export default function SpecEditor({
           view.scrollDOM.tabIndex = 0;
         }}
         basicSetup={{ lintKeymap: true }}
+        theme={mode}
       />
     </div>
   );
