@@ -1,5 +1,6 @@
 /**
- * `npm run screenshots`: PNGs of the ten main screens (support/main-screens.ts) in the light and
+ * `npm run screenshots`: PNGs of the ten main screens and the chrome over them
+ * (support/main-screens.ts) in the light and
  * the dark theme, for review, in `screenshots/` (git-ignored). It starts the built server on a
  * fresh data dir (the seeded demo project), as the e2e suite does, unless SCREENSHOTS_URL names a
  * running console. Build first (`npm run build`; the root script does).
@@ -10,7 +11,7 @@ import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromiumArgs, CHROMIUM_PATH } from './support/chromium.ts';
-import { mainScreens } from './support/main-screens.ts';
+import { chromeScreens, mainScreens } from './support/main-screens.ts';
 
 const repoRoot = path.join(import.meta.dirname, '..');
 const outDir = path.join(repoRoot, 'screenshots');
@@ -48,7 +49,7 @@ try {
       colorScheme,
       viewport: { width: 1440, height: 900 },
     });
-    for (const [index, screen] of mainScreens.entries()) {
+    for (const [index, screen] of [...mainScreens, ...chromeScreens].entries()) {
       const page = await context.newPage();
       const file = path.join(
         outDir,

@@ -1,12 +1,13 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { mainScreens } from '../support/main-screens.ts';
+import { chromeScreens, mainScreens } from '../support/main-screens.ts';
 
-// axe-core on the ten main screens in both themes: no serious or critical violations.
+// axe-core on the ten main screens and the chrome over them (logs panel, editor modal, an empty
+// screen) in both themes: no serious or critical violations.
 for (const colorScheme of ['light', 'dark'] as const) {
   test.describe(`${colorScheme} theme`, () => {
     test.use({ colorScheme });
-    for (const screen of mainScreens) {
+    for (const screen of [...mainScreens, ...chromeScreens]) {
       test(`${screen.name} has no serious or critical axe violations`, async ({ page }) => {
         await page.goto(screen.path);
         await screen.ready(page);

@@ -65,6 +65,21 @@ test('job logs open as a full-page panel over the lineage graph and Exit returns
   await expect(page).toHaveURL(/\/lineage\/default\/pipelines\/row-counts\/jobs$/);
 });
 
+test('pipeline logs open over the lineage graph too, and closing returns to the pipeline', async ({
+  page,
+}) => {
+  await page.goto('/lineage/default/pipelines/row-counts');
+  await page.getByTestId(testIds.pipelinePanel).getByRole('button', { name: 'Read logs' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Pipeline Logs: row-counts' });
+  await expect(dialog.getByTestId(testIds.logViewer)).toBeVisible();
+  await expect(page).toHaveURL(/\/lineage\/default\/logs\/pipelines\/row-counts\/logs$/);
+  await expect(page.getByTestId(testIds.lineageNode).first()).toBeAttached();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page).toHaveURL(/\/lineage\/default\/pipelines\/row-counts$/);
+  await expect(page.getByTestId(testIds.lineageSidePanel)).toBeVisible();
+});
+
 test('commit list | files | preview panel sizes survive a reload', async ({ page }) => {
   await page.setViewportSize({ width: 1400, height: 900 });
   await page.goto('/project/default/repos/samples/latest');

@@ -234,7 +234,11 @@ test('a text file beyond the inline limit shows its head and tail through range 
   const big = await commitFiles(baseUrl, REPO, { '/big.log': lines.join('\n') + '\n' });
   const fileRequests: Array<string | null> = [];
   page.on('request', (request) => {
-    if (new URL(request.url()).pathname.endsWith('/big.log'))
+    // The file's bytes, not the console page of the same path.
+    if (
+      request.resourceType() !== 'document' &&
+      new URL(request.url()).pathname.endsWith('/big.log')
+    )
       fileRequests.push(request.headers()['range'] ?? null);
   });
   await page.goto(`/project/default/repos/${REPO}/commit/${big}/big.log`);

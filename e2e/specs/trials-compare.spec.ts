@@ -104,6 +104,15 @@ test('create trials, filter them by a metric, and compare two', async ({ page })
   for (const id of ids) {
     await expect(chart.locator('.recharts-legend-item', { hasText: id.slice(-8) })).toHaveCount(1);
   }
+  // The loss histories overlaid: a line per trial, the step on the x axis.
+  const history = page.locator(`[data-testid="${testIds.trialsHistoryChart}"][data-metric="loss"]`);
+  await expect(history.locator('.recharts-line')).toHaveCount(2);
+  await expect(history.locator('.recharts-label', { hasText: 'step' })).toHaveCount(1);
+  for (const id of ids) {
+    await expect(history.locator('.recharts-legend-item', { hasText: id.slice(-8) })).toHaveCount(
+      1,
+    );
+  }
   const lrRow = page.locator(`[data-testid="${testIds.trialsParamDiffRow}"][data-param="lr"]`);
   await expect(lrRow).toHaveAttribute('data-differs', 'true');
   await expect(lrRow).toContainText('0.3');

@@ -90,3 +90,50 @@ export const mainScreens: MainScreen[] = [
     },
   },
 ];
+
+/**
+ * The screen chrome over or beside the main screens (issue #17): the logs panel over the lineage,
+ * the pipeline editor's full-page modal and an empty screen with its action. Reviewed and checked
+ * with the main screens.
+ */
+export const chromeScreens: MainScreen[] = [
+  {
+    name: 'job-logs-panel',
+    path: '/lineage/default/pipelines/row-counts/jobs',
+    ready: async (page) => {
+      await page
+        .getByTestId(testIds.lineageSidePanel)
+        .getByTestId(testIds.jobRow)
+        .first()
+        .getByRole('link')
+        .click();
+      const dialog = page.getByRole('dialog', { name: 'Job Logs' });
+      await expect(dialog.getByTestId(testIds.logViewer)).toBeVisible();
+      await expect(dialog.getByTestId(testIds.datumRow).first()).toBeVisible();
+      await expect(dialog.getByTestId(testIds.jobDetail)).toBeVisible();
+    },
+  },
+  {
+    name: 'pipeline-editor',
+    path: '/lineage/default/update/pipeline/row-counts',
+    ready: async (page) => {
+      const dialog = page.getByRole('dialog', { name: 'Pipeline Editor' });
+      await expect(dialog.getByTestId(testIds.specEditor).locator('.cm-content')).toContainText(
+        'row-counts',
+      );
+      await expect(dialog.getByTestId(testIds.effectiveSpec)).toContainText('row-counts');
+    },
+  },
+  {
+    name: 'empty-repos',
+    path: '/project/default/repos',
+    ready: async (page) => {
+      const created = await page.request.post('/api/pfs_v2.API/CreateProject', {
+        data: { project: { name: 'empty-screens' }, update: true },
+      });
+      expect(created.ok()).toBe(true);
+      await page.goto('/project/empty-screens/repos');
+      await expect(page.getByTestId(testIds.emptyState)).toContainText('No repositories yet');
+    },
+  },
+];

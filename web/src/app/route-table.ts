@@ -53,11 +53,15 @@ const repoRoutes = (repoPath: string): ScreenRoute[] => [
 
 /**
  * Pipeline logs and both forms of job (and datum) logs, under the console or the lineage. Under
- * the lineage, job logs are the lineage screen itself, which opens them as a full-page panel over
- * the graph (`jobScreen`).
+ * the lineage, logs are the lineage screen itself, which opens them as a full-page panel over the
+ * graph (`jobScreen`, `pipelineScreen`).
  */
-const logRoutes = (projectPath: string, jobScreen: ScreenName = 'JobLogsScreen'): ScreenRoute[] => [
-  { path: `${projectPath}/logs/pipelines/:pipelineId/logs`, screen: 'PipelineLogsScreen' },
+const logRoutes = (
+  projectPath: string,
+  jobScreen: ScreenName = 'JobLogsScreen',
+  pipelineScreen: ScreenName = 'PipelineLogsScreen',
+): ScreenRoute[] => [
+  { path: `${projectPath}/logs/pipelines/:pipelineId/logs`, screen: pipelineScreen },
   { path: `${projectPath}/pipelines/:pipelineId/jobs/:jobId/logs`, screen: jobScreen },
   {
     path: `${projectPath}/pipelines/:pipelineId/jobs/:jobId/logs/datum/:datumId`,
@@ -94,7 +98,7 @@ export const screenRouteTable: readonly ScreenRoute[] = [
   { path: '/lineage/:projectId/repos/:repoId', screen: 'LineageScreen' },
   { path: '/lineage/:projectId/pipelines/:pipelineId/:tabId?', screen: 'LineageScreen' },
   ...repoRoutes('/lineage/:projectId/repos/:repoId'),
-  ...logRoutes('/lineage/:projectId', 'LineageScreen'),
+  ...logRoutes('/lineage/:projectId', 'LineageScreen', 'LineageScreen'),
   // Benchmarking shell
   { path: '/flow/:name?', screen: 'FlowScreen' },
   { path: '/case/:name?', screen: 'CaseScreen' },

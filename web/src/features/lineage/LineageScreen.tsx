@@ -32,6 +32,9 @@ const LineageGraphView = lazy(loadGraphModule);
 const JobLogsPanel = lazy(async () => ({
   default: (await import('../logs/JobLogsPanel.tsx')).JobLogsPanel,
 }));
+const PipelineLogsPanel = lazy(async () => ({
+  default: (await import('../logs/PipelineLogsPanel.tsx')).PipelineLogsPanel,
+}));
 const DIRECTION_KEY = 'ivory.lineage.direction';
 
 function storedDirection(): LayoutDirection {
@@ -345,6 +348,15 @@ export function LineageScreen() {
           </ResizablePanel>
         ) : null}
       </ResizablePanels>
+      {pipelineId && /\/logs\/pipelines\/[^/]+\/logs\/?$/.test(location.pathname) ? (
+        <Suspense fallback={null}>
+          <PipelineLogsPanel
+            project={project}
+            pipeline={pipelineId}
+            onExit={() => navigate(`${paths.lineagePipeline(project, pipelineId)}${keepSearch}`)}
+          />
+        </Suspense>
+      ) : null}
       {jobId && pipelineId ? (
         <Suspense fallback={null}>
           <JobLogsPanel

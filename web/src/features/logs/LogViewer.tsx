@@ -171,6 +171,8 @@ export function LogViewer({
         onScroll={onScroll}
         role="log"
         aria-label="Log lines"
+        // A scrolling region is reachable by keyboard (arrow keys scroll it).
+        tabIndex={0}
         style={{
           height,
           overflow: 'auto',

@@ -6,8 +6,9 @@ import {
 import { json } from '@codemirror/lang-json';
 import { syntaxTree } from '@codemirror/language';
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
-import type { EditorView } from '@codemirror/view';
+import { EditorView } from '@codemirror/view';
 import CodeMirror from '@uiw/react-codemirror';
+import { useColorMode } from '../../app/color-mode.tsx';
 import { useEffect, useMemo, useRef } from 'react';
 import { testIds } from '../../test-ids.ts';
 import { schemaKeys, type SpecProblem } from './json-positions.ts';
@@ -68,6 +69,18 @@ function schemaCompletion(schema: Schema | null) {
   };
 }
 
+const DARK_GROUND = '#16181d';
+const DARK_CONTRAST = EditorView.theme(
+  {
+    '&.cm-editor': { backgroundColor: DARK_GROUND },
+    '&.cm-editor .cm-gutters': { backgroundColor: DARK_GROUND, color: '#abb2bf' },
+    '&.cm-editor .cm-activeLine, &.cm-editor .cm-activeLineGutter': {
+      backgroundColor: '#1d2026',
+    },
+  },
+  { dark: true },
+);
+
 /**
  * A JSON editor (CodeMirror) with key completion from a JSON Schema and the given problems
  * shown inline (underlined, in the gutter). Lazily loaded: CodeMirror is not in the entry chunk.
@@ -79,6 +92,7 @@ export default function SpecEditor({
   problems,
   height = '480px',
   testId = testIds.specEditor,
+  label = 'Pipeline spec (JSON)',
 }: {
   value: string;
   onChange: (value: string) => void;
@@ -86,11 +100,22 @@ export default function SpecEditor({
   problems: readonly SpecProblem[];
   height?: string;
   testId?: string;
+  /** Names the editor for assistive technology. */
+  label?: string;
 }) {
   const viewRef = useRef<EditorView | null>(null);
+  // The editor's own theme follows the console's, so its text keeps its contrast in both.
+  const { mode } = useColorMode();
   const extensions = useMemo(
-    () => [json(), lintGutter(), autocompletion({ override: [schemaCompletion(schema)] })],
-    [schema],
+    () => [
+      json(),
+      lintGutter(),
+      autocompletion({ override: [schemaCompletion(schema)] }),
+      EditorView.contentAttributes.of({ 'aria-label': label }),
+      // The dark theme on a darker ground: its syntax colours and line numbers keep 4.5:1.
+      mode === 'dark' ? DARK_CONTRAST : [],
+    ],
+    [schema, label, mode],
   );
   useEffect(() => {
     const view = viewRef.current;
@@ -113,8 +138,11 @@ export default function SpecEditor({
         onChange={onChange}
         onCreateEditor={(view) => {
           viewRef.current = view;
+          // The scrolling part is reachable by keyboard, like any scrolling region.
+          view.scrollDOM.tabIndex = 0;
         }}
         basicSetup={{ lintKeymap: true }}
+        theme={mode}
       />
     </div>
   );

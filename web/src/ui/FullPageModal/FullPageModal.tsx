@@ -1,3 +1,5 @@
+import CloseOutlined from '@ant-design/icons-svg/es/asn/CloseOutlined';
+import { Icon } from '../Icon/index.ts';
 import { useId, type ReactNode } from 'react';
 import { DialogFrame } from '../Modal/DialogFrame';
 import styles from './FullPageModal.module.css';
@@ -19,7 +21,7 @@ export function FullPageModal({ open, onClose, title, children }: FullPageModalP
           {title}
         </h2>
         <button type="button" className={styles.close} aria-label="Close" onClick={onClose}>
-          ×
+          <Icon icon={CloseOutlined} />
         </button>
       </header>
       <div className={styles.body}>{children}</div>

@@ -1,3 +1,5 @@
+import CloseOutlined from '@ant-design/icons-svg/es/asn/CloseOutlined';
+import { Icon } from '../Icon/index.ts';
 import { useId, type ReactNode } from 'react';
 import { Button } from 'antd';
 import { DialogFrame } from './DialogFrame';
@@ -46,7 +48,7 @@ export function Modal({
           {title}
         </h2>
         <button type="button" className={styles.close} aria-label="Close" onClick={onClose}>
-          ×
+          <Icon icon={CloseOutlined} />
         </button>
       </header>
       <div className={styles.body}>{children}</div>

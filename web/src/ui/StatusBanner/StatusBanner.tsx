@@ -1,3 +1,5 @@
+import CloseOutlined from '@ant-design/icons-svg/es/asn/CloseOutlined';
+import { Icon } from '../Icon/index.ts';
 import type { ReactNode } from 'react';
 import styles from './StatusBanner.module.css';
 
@@ -22,7 +24,7 @@ export function StatusBanner({ variant, children, onDismiss }: StatusBannerProps
       <span className={styles.message}>{children}</span>
       {onDismiss && (
         <button type="button" className={styles.dismiss} aria-label="Dismiss" onClick={onDismiss}>
-          ×
+          <Icon icon={CloseOutlined} />
         </button>
       )}
     </div>

@@ -1,3 +1,5 @@
+import CloseOutlined from '@ant-design/icons-svg/es/asn/CloseOutlined';
+import { Icon } from '../Icon/index.ts';
 import {
   createContext,
   useCallback,
@@ -84,7 +86,7 @@ function ToastMessage({ toast, onRemove }: { toast: ToastRecord; onRemove: (id: 
         aria-label="Dismiss notification"
         onClick={() => onRemove(toast.id)}
       >
-        ×
+        <Icon icon={CloseOutlined} />
       </button>
     </div>
   );
