@@ -9,7 +9,6 @@ import { copyFile, open, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { pfs_v2 } from '@ivory/api/proto';
-import { createApiClient } from '@ivory/api';
 import { grpcClient } from '../server/test/helpers/grpc-client.ts';
 import { startServerProcess } from '../server/test/helpers/server-process.ts';
 import { MiB, printFigure, throughput, timed, withScratchDir } from './support/figures.ts';
@@ -75,13 +74,28 @@ async function modifyFileGrpc(client: ReturnType<typeof grpcClient>, source: str
   await client.clientStream(pfs_v2.API.method.modifyFile, messages());
 }
 
+/** GetFile over HTTP: NDJSON lines of base64 chunks, split and decoded as they arrive. */
 async function getFileHttp(url: string, file: string): Promise<number> {
-  const client = createApiClient({ baseUrl: url, getToken: () => '' });
+  const response = await fetch(`${url}/api/pfs_v2.API/GetFile`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ file: { commit: { branch: master }, path: file } }),
+  });
+  if (!response.ok) throw new Error(`GetFile failed: ${await response.text()}`);
+  const decoder = new TextDecoder();
   let bytes = 0;
-  for await (const chunk of client.stream<string>('pfs_v2.API', 'GetFile', {
-    file: { commit: { branch: master }, path: file },
-  }))
-    bytes += Buffer.from(chunk, 'base64').length;
+  let pending = '';
+  const take = (line: string) => {
+    if (line)
+      bytes += Buffer.from((JSON.parse(line) as { result: string }).result, 'base64').length;
+  };
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    pending += decoder.decode(chunk, { stream: true });
+    const lines = pending.split('\n');
+    pending = lines.pop()!;
+    lines.forEach(take);
+  }
+  take(pending);
   return bytes;
 }
 

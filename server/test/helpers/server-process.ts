@@ -35,6 +35,8 @@ export async function startServerProcess(
       IVORY_SEED: 'false',
       IVORY_LOG_LEVEL: 'info',
       IVORY_WEB_DIST: path.join(dir, 'no-web-dist'),
+      // No gRPC listener unless a test asks for one (parallel servers would race for 1650).
+      IVORY_GRPC_PORT: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
