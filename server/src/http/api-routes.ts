@@ -8,7 +8,7 @@ import { registerApiCompression } from './compression.ts';
 import { sendJson, toApiError } from './errors.ts';
 import { readNdjson } from './ndjson.ts';
 import { asCaller } from './route-authorization.ts';
-import { normaliseKeys } from './wire.ts';
+import { normaliseKeys } from '../platform/wire.ts';
 
 /** Maps a URL's service and method to a registered method, or fails with UNIMPLEMENTED. */
 function lookup(methods: MethodRegistry, service: string, method: string): Method {

@@ -7,7 +7,7 @@ import {
   readString,
   readStringMap,
   type WireObject,
-} from '../http/wire.ts';
+} from './wire.ts';
 import type { Cluster } from './cluster.ts';
 import { defaultProject } from './pfs/pfs-requests.ts';
 import type { PfsStore, RepoRef } from './pfs/pfs-store.ts';

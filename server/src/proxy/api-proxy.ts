@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AUTH_TOKEN_COOKIE, cookieValue, requestToken } from '../auth/guard.ts';
 import { ApiError, Code, invalidArgument, unimplemented } from '../errors.ts';
 import { sendJson, toApiError } from '../http/errors.ts';
-import { normaliseKeys } from '../http/wire.ts';
+import { normaliseKeys } from '../platform/wire.ts';
 import type { Method, MethodRegistry } from '../platform/platform.ts';
 import type { PachTokens } from './pach-tokens.ts';
 import {

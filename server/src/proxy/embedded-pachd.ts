@@ -4,7 +4,7 @@ import type { Auth } from '../auth/auth.ts';
 import { TokenVerificationError } from '../auth/token-verifier.ts';
 import { ApiError, Code, invalidArgument } from '../errors.ts';
 import { sendJson } from '../http/errors.ts';
-import { readObject, readString } from '../http/wire.ts';
+import { readObject, readString } from '../platform/wire.ts';
 
 /**
  * What the embedded platform offers so that it can stand in for a Pachyderm cluster behind

@@ -3,7 +3,7 @@ import { lstat, mkdir, open, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiError, Code, failedPrecondition, invalidArgument } from '../../errors.ts';
-import { int64, readObject, readOptionalObject, readString } from '../../http/wire.ts';
+import { int64, readObject, readOptionalObject, readString } from '../wire.ts';
 import { unary, type MethodRegistry } from '../platform.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { readCommitRef, resolveCommitRef } from './pfs-requests.ts';

@@ -10,7 +10,7 @@ import {
   readList,
   readObject,
   readString,
-} from '../../http/wire.ts';
+} from '../wire.ts';
 import { unary, type MethodRegistry } from '../platform.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { Db } from '../storage/database.ts';

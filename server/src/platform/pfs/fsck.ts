@@ -1,4 +1,4 @@
-import { readBool, readObject } from '../../http/wire.ts';
+import { readBool, readObject } from '../wire.ts';
 import { stream, type MethodRegistry } from '../platform.ts';
 import type { BlobReclaimer } from '../storage/blob-reclaim.ts';
 import type { BlobStore } from '../storage/blob-store.ts';

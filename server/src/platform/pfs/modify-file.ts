@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ApiError, failedPrecondition, invalidArgument, unimplemented } from '../../errors.ts';
-import { readObject, readString } from '../../http/wire.ts';
+import { readObject, readString } from '../wire.ts';
 import type { BlobStore, BlobWriter } from '../storage/blob-store.ts';
 import { normalisePath } from './file-paths.ts';
 import { readCommitRef, readFileRef, resolveCommitRef } from './pfs-requests.ts';

@@ -8,7 +8,7 @@ import {
   readObject,
   readOptionalObject,
   readString,
-} from '../../http/wire.ts';
+} from '../wire.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { clientStream, stream, unary, type MethodRegistry } from '../platform.ts';
 import { slicer } from '../event-loop.ts';

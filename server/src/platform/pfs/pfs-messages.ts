@@ -1,4 +1,4 @@
-import { hexToBytesField, int64, timestamp } from '../../http/wire.ts';
+import { hexToBytesField, int64, timestamp } from '../wire.ts';
 import type { PfsStore } from './pfs-store.ts';
 import {
   type BranchRow,

@@ -4,7 +4,7 @@ import {
   readOptionalObject,
   readString,
   type WireObject,
-} from '../../http/wire.ts';
+} from '../wire.ts';
 import { normalisePath } from './file-paths.ts';
 import type { PfsStore, RepoRef } from './pfs-store.ts';
 import type { CommitRow, RepoRow, RepoType } from './rows.ts';

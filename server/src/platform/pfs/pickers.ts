@@ -1,5 +1,5 @@
 import { invalidArgument, notFound } from '../../errors.ts';
-import { readInt, readObject, readOptionalObject, readString } from '../../http/wire.ts';
+import { readInt, readObject, readOptionalObject, readString } from '../wire.ts';
 import { defaultProject } from './pfs-requests.ts';
 import type { PfsStore, RepoRef } from './pfs-store.ts';
 import type { CommitRow, RepoRow, RepoType } from './rows.ts';

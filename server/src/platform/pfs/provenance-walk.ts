@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { invalidArgument } from '../../errors.ts';
-import { readInt, readList, readObject, readString } from '../../http/wire.ts';
+import { readInt, readList, readObject, readString } from '../wire.ts';
 import { stream, type MethodRegistry } from '../platform.ts';
 import { asDirPath } from './file-paths.ts';
 import type { PfsMessages } from './pfs-messages.ts';

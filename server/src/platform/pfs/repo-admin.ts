@@ -6,7 +6,7 @@ import {
   readObject,
   readOptionalObject,
   readString,
-} from '../../http/wire.ts';
+} from '../wire.ts';
 import { stream, unary, type MethodRegistry } from '../platform.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { Db } from '../storage/database.ts';

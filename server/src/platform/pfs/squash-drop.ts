@@ -1,5 +1,5 @@
 import { failedPrecondition, invalidArgument, notFound } from '../../errors.ts';
-import { readBool, readObject, readString } from '../../http/wire.ts';
+import { readBool, readObject, readString } from '../wire.ts';
 import { unary, type MethodRegistry } from '../platform.ts';
 import type { Db } from '../storage/database.ts';
 import type { CommitEvents } from './commit-events.ts';

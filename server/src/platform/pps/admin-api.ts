@@ -1,5 +1,5 @@
 import { failedPrecondition, invalidArgument, notFound } from '../../errors.ts';
-import { readEnum, readInt, readObject, readOptionalObject, readString } from '../../http/wire.ts';
+import { readEnum, readInt, readObject, readOptionalObject, readString } from '../wire.ts';
 import type { BranchPlace, DerivedBranchEdges } from '../pfs/provenance-walk.ts';
 import { readProjectName } from '../pfs/pfs-requests.ts';
 import type { PfsStore } from '../pfs/pfs-store.ts';

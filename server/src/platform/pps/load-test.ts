@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { invalidArgument } from '../../errors.ts';
-import { int64, readInt, readObject, readString } from '../../http/wire.ts';
+import { int64, readInt, readObject, readString } from '../wire.ts';
 import type { NewFile, PfsStore } from '../pfs/pfs-store.ts';
 import { unary, type MethodRegistry } from '../platform.ts';
 import type { BlobStore } from '../storage/blob-store.ts';

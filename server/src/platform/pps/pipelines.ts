@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { alreadyExists, failedPrecondition, notFound } from '../../errors.ts';
-import type { WireObject } from '../../http/wire.ts';
+import type { WireObject } from '../wire.ts';
 import type { PfsStore } from '../pfs/pfs-store.ts';
 import type { CommitRow } from '../pfs/rows.ts';
 import type { BlobStore } from '../storage/blob-store.ts';

@@ -12,7 +12,7 @@ import {
   readOptionalObject,
   readString,
   type WireObject,
-} from '../../http/wire.ts';
+} from '../wire.ts';
 import type { PfsMessages } from '../pfs/pfs-messages.ts';
 import {
   defaultProject,

@@ -1,4 +1,4 @@
-import { duration, hexToBytesField, int64, timestamp, type WireObject } from '../../http/wire.ts';
+import { duration, hexToBytesField, int64, timestamp, type WireObject } from '../wire.ts';
 import type { PfsMessages } from '../pfs/pfs-messages.ts';
 import type { PfsStore } from '../pfs/pfs-store.ts';
 import type { DatumFile } from './datums.ts';

@@ -1,6 +1,6 @@
 import { Jsonnet } from '@hanazuki/node-jsonnet';
 import { invalidArgument } from '../../errors.ts';
-import { readObject, readString, readStringMap } from '../../http/wire.ts';
+import { readObject, readString, readStringMap } from '../wire.ts';
 import { unary, type MethodRegistry } from '../platform.ts';
 
 /** Templates larger than this are refused (3). */

@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { invalidArgument } from '../../errors.ts';
-import { readDuration, readInt, type WireObject } from '../../http/wire.ts';
+import { readDuration, readInt, type WireObject } from '../wire.ts';
 import { validateName } from '../pfs/names.ts';
 import { defaultProject } from '../pfs/pfs-requests.ts';
 import { defaultsSchema, pipelineSpecSchema } from './spec-schema.ts';

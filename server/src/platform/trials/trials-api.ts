@@ -9,7 +9,7 @@ import {
   readString,
   timestamp,
   type WireObject,
-} from '../../http/wire.ts';
+} from '../wire.ts';
 import { defaultProject } from '../pfs/pfs-requests.ts';
 import { stream, unary, type MethodRegistry } from '../platform.ts';
 import { checkFlowName, type FlowPlugin } from './flows.ts';
