@@ -78,6 +78,29 @@ describe('compression', () => {
     expect(JSON.parse((await bytesOf(response)).toString())).toHaveProperty('major');
   });
 
+  it('sends the bytes of a file (GetFile) uncompressed, whatever the client accepts', async () => {
+    const text = 'the same line again and again\n'.repeat(2000);
+    await commitFiles(server.url, 'compressed-1', { '/big.txt': text });
+    const response = await send(
+      'POST',
+      '/api/pfs_v2.API/GetFile',
+      { ...json, 'accept-encoding': 'br, gzip' },
+      JSON.stringify({
+        file: {
+          commit: { branch: { repo: repo('compressed-1'), name: 'master' } },
+          path: '/big.txt',
+        },
+      }),
+    );
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBeUndefined();
+    const lines = (await bytesOf(response)).toString().trim().split('\n');
+    const bytes = Buffer.concat(
+      lines.map((line) => Buffer.from(JSON.parse(line).result as string, 'base64')),
+    );
+    expect(bytes.toString()).toBe(text);
+  });
+
   it('flushes a compressed server stream line by line while it is still open', async () => {
     await commitFiles(server.url, 'compressed-0', { '/a.txt': 'a' });
     const response = await send(

@@ -112,26 +112,50 @@ export function registerApiRoutes(app: FastifyInstance, methods: MethodRegistry)
     await registerApiCompression(scope);
     registerGatewayRoutes(scope, methods);
   });
+  // File bytes go as they are: they are mostly compressed or binary already, and compressing a
+  // GetFile stream took 2.5–3× as long for a quarter fewer bytes (base64 of random data).
+  app.register(async (scope) => {
+    for (const name of FILE_BYTE_STREAMS) {
+      const [service = '', method = ''] = name.split('/');
+      scope.post(`/api/${name}`, async (request, reply) =>
+        callMethod(methods, request, reply, service, method),
+      );
+    }
+  });
+}
+
+/** Server streams whose messages are a file's bytes: never compressed (see registerApiRoutes). */
+export const FILE_BYTE_STREAMS = ['pfs_v2.API/GetFile', 'pfs_v2.API/GetFileTAR'] as const;
+
+/** Calls one registered method with a JSON request body and writes its answer. */
+async function callMethod(
+  methods: MethodRegistry,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  service: string,
+  method: string,
+): Promise<FastifyReply> {
+  // The platform's role checks (sign-in on) see the caller through asCaller.
+  return asCaller(request, async () => {
+    const entry = lookup(methods, service, method);
+    const body = normaliseKeys(request.body ?? {});
+    const signal = disconnectSignal(reply);
+    switch (entry.kind) {
+      case 'unary':
+        return sendJson(reply, 200, await entry.handler(body, signal));
+      case 'clientStream':
+        return sendJson(reply, 200, await entry.handler(oneMessage(body), signal));
+      case 'stream':
+        return sendStream(request, reply, entry.handler(body, signal), signal);
+    }
+  });
 }
 
 function registerGatewayRoutes(app: FastifyInstance, methods: MethodRegistry): void {
   app.post<{ Params: { service: string; method: string } }>(
     '/api/:service/:method',
     async (request, reply) =>
-      // The platform's role checks (sign-in on) see the caller through asCaller.
-      asCaller(request, async () => {
-        const entry = lookup(methods, request.params.service, request.params.method);
-        const body = normaliseKeys(request.body ?? {});
-        const signal = disconnectSignal(reply);
-        switch (entry.kind) {
-          case 'unary':
-            return sendJson(reply, 200, await entry.handler(body, signal));
-          case 'clientStream':
-            return sendJson(reply, 200, await entry.handler(oneMessage(body), signal));
-          case 'stream':
-            return sendStream(request, reply, entry.handler(body, signal), signal);
-        }
-      }),
+      callMethod(methods, request, reply, request.params.service, request.params.method),
   );
 
   // ModifyFile's body is a stream of NDJSON messages: read it incrementally, never whole.
