@@ -2,15 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError, Code, failedPrecondition, invalidArgument, notFound } from '../../errors.ts';
-import {
-  int64,
-  readBool,
-  readEnum,
-  readInt,
-  readList,
-  readObject,
-  readString,
-} from '../wire.ts';
+import { int64, readBool, readEnum, readInt, readList, readObject, readString } from '../wire.ts';
 import { unary, type MethodRegistry } from '../platform.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { Db } from '../storage/database.ts';

@@ -1,10 +1,4 @@
-import {
-  readList,
-  readObject,
-  readOptionalObject,
-  readString,
-  type WireObject,
-} from '../wire.ts';
+import { readList, readObject, readOptionalObject, readString, type WireObject } from '../wire.ts';
 import { normalisePath } from './file-paths.ts';
 import type { PfsStore, RepoRef } from './pfs-store.ts';
 import type { CommitRow, RepoRow, RepoType } from './rows.ts';

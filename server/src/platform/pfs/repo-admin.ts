@@ -1,12 +1,5 @@
 import { alreadyExists, failedPrecondition, invalidArgument, notFound } from '../../errors.ts';
-import {
-  int64,
-  readBool,
-  readList,
-  readObject,
-  readOptionalObject,
-  readString,
-} from '../wire.ts';
+import { int64, readBool, readList, readObject, readOptionalObject, readString } from '../wire.ts';
 import { stream, unary, type MethodRegistry } from '../platform.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { Db } from '../storage/database.ts';
