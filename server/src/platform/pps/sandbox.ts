@@ -24,20 +24,6 @@ export const sandboxUid = 65534;
 /** The repository's root (server/src/platform/pps → four up): its code and node_modules. */
 export const projectRoot = path.resolve(fileURLToPath(new URL('../../../..', import.meta.url)));
 
-/**
- * What a kept sandbox's shell runs between jobs to empty its private /tmp. When the project's
- * code lies under /tmp (a checkout there), its mount point and the folders above it stay: they
- * are the sandbox's own, not a datum's leftovers (and a mount point cannot be removed).
- */
-export function emptyTmpCommand(): string {
-  const keep: string[] = [];
-  if (projectRoot.startsWith('/tmp/'))
-    for (let dir = projectRoot; dir !== '/tmp'; dir = path.dirname(dir)) keep.unshift(dir);
-  const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
-  const kept = keep.map((dir) => ` ! -path ${quote(dir)}`).join('');
-  return `find /tmp -xdev -mindepth 1${kept} -delete`;
-}
-
 /** Files and folders of /etc that programs commonly need (names, certificates, time zone). */
 const etcPieces = [
   'passwd',

@@ -14,7 +14,6 @@ import { constants as osConstants } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { StringDecoder } from 'node:string_decoder';
-import { emptyTmpCommand } from '../sandbox.ts';
 import type { RunFields, ShellSpec } from './protocol.ts';
 import { TokenGroup } from './token-group.ts';
 
@@ -189,9 +188,9 @@ export class SlotShells {
       else {
         shell.idleSince = performance.now();
         // (Its processes run as the sandbox's one user, so they can only leave files it may
-        // delete; the mount point of the project's code, when it lies under /tmp, is kept.)
+        // delete; mount points of the project's code, if any, stay, and the shell then ends.)
         shell.child.stdin?.write(
-          `${emptyTmpCommand()} </dev/null >/dev/null 2>&1 3>&- 4>&- || exit\n`,
+          'find /tmp -xdev -mindepth 1 -delete </dev/null >/dev/null 2>&1 3>&- 4>&- || exit\n',
         );
       }
     }
