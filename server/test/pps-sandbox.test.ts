@@ -272,42 +272,6 @@ describe('the sandbox around pipeline code', () => {
     expect(job.reason).toMatch(/the shell that started it exited/);
   });
 
-  it('kept sandboxes run the next job at its own parallelism (2, then 1)', async () => {
-    await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('four') });
-    await commitFiles(url, 'four', { '/1': '1', '/2': '2', '/3': '3', '/4': '4' });
-    const spec = (parallelism: number) => ({
-      pipeline: pipeline('paced'),
-      transform: {
-        cmd: [
-          'sh',
-          '-c',
-          's=$(date +%s%N); sleep 0.4; echo "$s $(date +%s%N)" > /pfs/out/$(ls /pfs/four)',
-        ],
-      },
-      parallelismSpec: { constant: parallelism },
-      input: { pfs: { repo: 'four', glob: '/*' } },
-    });
-    /** The most datums of a job that ran at the same moment. */
-    const overlap = async (job: Json) => {
-      const spans = Object.values(await readAll(url, 'paced', job.job.id)).map((text) =>
-        text.trim().split(' ').map(BigInt),
-      );
-      let most = 0;
-      for (const [start] of spans)
-        most = Math.max(most, spans.filter(([s, e]) => s! <= start! && start! < e!).length);
-      return most;
-    };
-    await createPipeline(url, spec(2));
-    const first = await lastJob(url, 'paced');
-    expect(first.state).toBe('JOB_SUCCESS');
-    expect(await overlap(first)).toBe(2);
-    await createPipeline(url, spec(1), { update: true, reprocess: true });
-    const second = await lastJob(url, 'paced');
-    expect(second.job.id).not.toBe(first.job.id);
-    expect(second.state).toBe('JOB_SUCCESS');
-    expect(await overlap(second)).toBe(1);
-  });
-
   it('a link to an input under /pfs becomes a copy of it', async () => {
     await createPipeline(url, {
       pipeline: pipeline('copier'),

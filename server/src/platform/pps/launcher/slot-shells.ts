@@ -1,21 +1,22 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   accessSync,
   closeSync,
   constants,
+  readSync as readFd,
   ftruncateSync,
   openSync,
   readSync,
   rmSync,
   statSync,
+  writeSync,
 } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { StringDecoder } from 'node:string_decoder';
 import type { RunFields, ShellSpec } from './protocol.ts';
-import { TokenGroup } from './token-group.ts';
 
 /**
  * The shells that start datum processes: one long-lived `sh` per worker slot of a job (inside
@@ -51,8 +52,17 @@ export interface ShellEntry {
 }
 
 interface Group {
-  tokens: TokenGroup;
+  fifo: string;
+  /** The FIFO as the shells read it (blocking). */
+  fd: number;
+  /** The same FIFO, non-blocking: where the launcher puts tokens back or takes them away. */
+  ctl: number;
+  limit: number;
+  /** Tokens still to take away (the limit went down while some were held). */
+  debt: number;
   shells: Set<Shell>;
+  /** When a process of the group last exited (as the launcher heard). */
+  lastExit: number;
 }
 
 interface Shell {
@@ -149,7 +159,9 @@ export class SlotShells {
     }
     const shell = current && reusable ? current : this.newShell(spec, entry.request);
     shell.idleSince = 0;
-    shell.group.tokens.setLimit(entry.request.limit);
+    // (A group outlives a job when its sandboxes are kept: the next job may have a new limit.)
+    if (shell.group.limit !== Math.max(1, entry.request.limit))
+      this.setLimit(shell.group, entry.request.limit);
     const command = this.shellCommand(entry.id, entry.request);
     entry.queuedAt = performance.now();
     shell.queue.push(entry);
@@ -202,6 +214,34 @@ export class SlotShells {
     shell.child.stdin?.end();
   }
 
+  /**
+   * A group's limit for its next job: tokens are added, or taken away from the FIFO (those held
+   * by running processes when they come back).
+   */
+  private setLimit(group: Group, wanted: number): void {
+    const limit = Math.max(1, wanted);
+    if (limit > group.limit) {
+      const extra = limit - group.limit;
+      const paid = Math.min(group.debt, extra);
+      group.debt -= paid;
+      if (extra > paid) writeSync(group.ctl, '\n'.repeat(extra - paid));
+    } else group.debt += group.limit - limit;
+    group.limit = limit;
+    this.payDebt(group);
+  }
+
+  private payDebt(group: Group): void {
+    while (group.debt > 0) {
+      try {
+        const n = readFd(group.ctl, readBuffer, 0, Math.min(group.debt, readBuffer.length), null);
+        if (n <= 0) return;
+        group.debt -= n;
+      } catch {
+        return; // none there now (EAGAIN): they are held
+      }
+    }
+  }
+
   /** Kills every shell (the server is gone). */
   close(): void {
     for (const shell of this.shells.values()) this.killShell(shell);
@@ -210,8 +250,23 @@ export class SlotShells {
   private group(name: string, limit: number): Group {
     let group = this.groups.get(name);
     if (!group) {
-      const tokens = new TokenGroup(path.join(this.logDir, `tokens-${++this.count}`), limit);
-      group = { tokens, shells: new Set() };
+      const fifo = path.join(this.logDir, `tokens-${++this.count}`);
+      const made = spawnSync('mkfifo', ['-m', '0600', fifo]);
+      if (made.status !== 0) throw new Error(`cannot make a FIFO: ${String(made.stderr)}`);
+      // Read and write: never blocks to open, and never sees an end while this process lives.
+      const fd = openSync(fifo, 'r+');
+      const ctl = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK);
+      rmSync(fifo, { force: true });
+      group = {
+        fifo,
+        fd,
+        ctl,
+        limit: Math.max(1, limit),
+        debt: 0,
+        shells: new Set(),
+        lastExit: 0,
+      };
+      writeSync(group.ctl, '\n'.repeat(group.limit));
       this.groups.set(name, group);
     }
     return group;
@@ -224,7 +279,7 @@ export class SlotShells {
     const [program = '/bin/sh', ...args] = spec.argv;
     // fd 3: the log (appending); fd 4: the job's tokens.
     const child = spawn(program, args, {
-      stdio: ['pipe', 'pipe', 'ignore', logFd, group.tokens.fd],
+      stdio: ['pipe', 'pipe', 'ignore', logFd, group.fd],
       env: {},
       detached: true,
     });
@@ -285,9 +340,9 @@ export class SlotShells {
       shell.logOwners.shift();
     }
     const now = performance.now();
-    const tokens = shell.group.tokens;
-    if (!entry.started) entry.started = Math.max(entry.queuedAt ?? now, tokens.lastExit);
-    tokens.exited();
+    if (!entry.started) entry.started = Math.max(entry.queuedAt ?? now, shell.group.lastExit);
+    shell.group.lastExit = now;
+    if (shell.group.debt > 0) this.payDebt(shell.group);
     if (shell.logOffset > logLimit && shell.logOwners.length === 0) {
       ftruncateSync(shell.logFd, 0);
       shell.logOffset = 0;
@@ -307,7 +362,10 @@ export class SlotShells {
     const held = shell.queue;
     shell.queue = [];
     // A process that started and never put its token back (killed, or it killed its shell).
-    if (held[0]?.tokenTaken) group.tokens.giveBack();
+    if (held[0]?.tokenTaken) {
+      if (group.debt > 0) group.debt--;
+      else writeSync(group.ctl, '\n');
+    }
     for (const entry of held) {
       // What it printed last may lack its marker: it is still its own.
       if (shell.logOwners[0] === entry) this.sendLines(entry, shell.logText, true);
@@ -321,7 +379,8 @@ export class SlotShells {
       for (const [name, g] of this.groups)
         if (g === group) {
           this.groups.delete(name);
-          g.tokens.close();
+          closeSync(g.fd);
+          closeSync(g.ctl);
         }
   }
 
