@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../src/platform/pps/sandbox.ts';
-import { commitFiles, getFile, ok, repo, results, type Json } from './helpers/api-client.ts';
+import { commitFiles, ok, repo, results, type Json } from './helpers/api-client.ts';
 import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
-import { createPipeline, lastJob, listDatums, pipeline, readAll, waitJob } from './helpers/pps.ts';
+import { createPipeline, lastJob, listDatums, pipeline, readAll } from './helpers/pps.ts';
 
 /**
  * Pipeline code runs in a bubblewrap sandbox (this machine has /usr/bin/bwrap). The data folder
@@ -176,100 +176,6 @@ describe('the sandbox around pipeline code', () => {
     expect(running.state).toBe('JOB_RUNNING');
     expect(await sleepers()).toEqual([]);
     expect((await lastJob(url, 'leaver')).state).toBe('JOB_SUCCESS');
-  });
-
-  it('a sandbox kept for the pipeline’s next job shows it only that job’s inputs, an empty /pfs/out and /tmp', async () => {
-    await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('seq') });
-    await commitFiles(url, 'seq', { '/a.txt': 'alpha' });
-    // Each datum reports what it finds, leaves files in /pfs/out and /tmp; a.txt's then fails
-    // (its slot is not emptied after it), b.txt's succeeds.
-    const report = [
-      'n=$(ls /pfs/seq)',
-      'echo "in=$(ls -A /pfs/seq | tr "\\n" " ") out=$(ls -A /pfs/out | tr "\\n" " ")' +
-        ' tmp=$(ls -A /tmp | tr "\\n" " ") ns=$(readlink /proc/self/ns/pid)"',
-      'touch /tmp/left-by-$n /pfs/out/left-by-$n',
-      '[ "$n" != a.txt ]',
-    ].join('; ');
-    await createPipeline(url, {
-      pipeline: pipeline('keeper'),
-      transform: { cmd: ['sh', '-c', report] },
-      input: { pfs: { repo: 'seq', glob: '/*' } },
-    });
-    const job1 = await lastJob(url, 'keeper');
-    expect(job1.state).toBe('JOB_FAILURE');
-    const second = await commitFiles(url, 'seq', { '/b.txt': 'beta' }, { deletions: ['/a.txt'] });
-    const job2 = await waitJob(url, 'keeper', second);
-    expect(job2.state).toBe('JOB_SUCCESS');
-    const said = async (job: Json) =>
-      (await results(url, 'pps_v2.API/GetLogs', { job: job.job }))
-        .filter((line: Json) => line.user)
-        .map((line: Json) => line.message as string);
-    const [before] = await said(job1);
-    const [after] = await said(job2);
-    expect(before).toMatch(/^in=a\.txt +out= tmp= ns=pid:\[\d+\]$/);
-    // The same sandbox (its pid namespace), emptied of the first job's files.
-    const ns = (line: string | undefined) => /ns=(.*)$/.exec(line ?? '')?.[1];
-    expect(ns(after)).toBe(ns(before));
-    expect(after).toMatch(/^in=b\.txt +out= tmp= ns=/);
-    expect(await readAll(url, 'keeper', second)).toEqual({ '/left-by-b.txt': '' });
-  });
-
-  it('a datum can neither change nor chmod its input (a link to the stored file)', async () => {
-    await createPipeline(url, {
-      pipeline: pipeline('tamperer'),
-      transform: {
-        cmd: ['sh'],
-        stdin: [
-          check('append', 'sh -c "echo x >> /pfs/in/a.txt"'),
-          check('truncate', 'truncate -s 0 /pfs/in/a.txt'),
-          check('chmod', 'chmod 0777 /pfs/in/a.txt'),
-          check('remove', 'rm -f /pfs/in/a.txt'),
-          check('link-out', 'ln /pfs/in/a.txt /pfs/out/hard'),
-        ],
-      },
-      input: { pfs: { repo: 'in', glob: '/a.txt' } },
-    });
-    const job = await lastJob(url, 'tamperer');
-    expect(job.state).toBe('JOB_SUCCESS');
-    const verdicts = Object.fromEntries(
-      Object.entries(await readAll(url, 'tamperer', job.job.id)).map(([name, text]) => [
-        name.slice(1),
-        text.trim(),
-      ]),
-    );
-    expect(verdicts).toEqual({
-      append: 'denied',
-      truncate: 'denied',
-      chmod: 'denied',
-      remove: 'denied',
-      'link-out': 'denied',
-    });
-    const head = await ok(url, 'pfs_v2.API/InspectCommit', {
-      commit: { branch: { repo: repo('in'), name: 'master' } },
-    });
-    expect((await getFile(url, 'in', head.commit.id, '/a.txt')).toString()).toBe('alpha');
-  });
-
-  it('a datum that kills its own shell fails alone; the datums after it still run (parallelism 1)', async () => {
-    await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('three') });
-    await commitFiles(url, 'three', { '/1': 'one', '/2': 'two', '/3': 'three' });
-    await createPipeline(url, {
-      pipeline: pipeline('suicidal'),
-      transform: {
-        cmd: [
-          'sh',
-          '-c',
-          'if [ -e /pfs/three/2 ]; then kill -9 $PPID; sleep 5; fi; cp /pfs/three/* /pfs/out/',
-        ],
-      },
-      parallelismSpec: { constant: 1 },
-      input: { pfs: { repo: 'three', glob: '/*' } },
-    });
-    const job = await lastJob(url, 'suicidal');
-    expect(job.state).toBe('JOB_FAILURE');
-    expect(job.dataProcessed).toBe('2');
-    expect(job.dataFailed).toBe('1');
-    expect(job.reason).toMatch(/the shell that started it exited/);
   });
 
   it('a link to an input under /pfs becomes a copy of it', async () => {

@@ -38,8 +38,6 @@ export interface JobRun {
   slotToken: string;
   /** Whether its datums run in sandboxes (else as the server's user, with a warning). */
   sandboxed: boolean;
-  /** Who its pipeline version's processes run for: its sandboxes are reused only as the same. */
-  identity: string;
   /** The launcher group: at most `parallelism` of the job's processes run at once. */
   group: string;
   parallelism: number;
@@ -70,7 +68,7 @@ export class DatumLauncher {
     spec: PipelineSpec,
     jobDir: string,
     output: CommitRow,
-    { sandboxed, identity }: { sandboxed: boolean; identity: string },
+    sandboxed: boolean,
   ): JobRun {
     const job = running.job;
     const counts = new Map(
@@ -104,10 +102,7 @@ export class DatumLauncher {
       baseEnv,
       slotToken: `${job.rowid}.${job.restart}.${++this.runCount}`,
       sandboxed,
-      identity,
-      // A pipeline's sandboxes are kept for its next job, with their token FIFO: one group for
-      // all its jobs then (they run one at a time).
-      group: sandboxed ? `sandboxes:${job.project}/${job.pipeline}` : `job-${job.rowid}`,
+      group: `job-${job.rowid}`,
       parallelism: Math.min(spec.parallelism, this.cpuLimit),
       counts,
       total: [...counts.values()].reduce((a, b) => a + b, 0),
@@ -199,10 +194,7 @@ export class DatumLauncher {
     return env;
   }
 
-  /**
-   * The long-lived shell of a worker slot: in a sandbox that sees only the slot's /pfs (kept by
-   * the launcher for the pipeline's next job while its argv and identity stay the same).
-   */
+  /** The long-lived shell of a worker slot: in a sandbox that sees only the slot's /pfs. */
   slotShell(run: JobRun, dirs: DatumDirs): ShellSpec {
     let shell = run.shells.get(dirs.root);
     if (shell) return shell;
@@ -211,7 +203,6 @@ export class DatumLauncher {
       : {
           key: dirs.root,
           sandboxed: true,
-          identity: run.identity,
           argv: sandboxShellArgv({
             inputs: run.inputNames.map((name) => [name, path.join(dirs.pfs, name)]),
             out: dirs.out,
@@ -279,14 +270,11 @@ export class DatumLauncher {
       // A working folder under /pfs is made in the slot (elsewhere, in a sandbox, it must exist).
       if (hostCwd.startsWith(dirs.pfs + path.sep) || (hostCwd && !run.sandboxed))
         prepared.spec.dirs.push(hostCwd);
-      // (A start line costs a log row per datum: written where it tells something, when a
-      // timeout runs from it or a datum may be tried again. Its end line says how long it took.)
-      if (spec.datumTimeoutMs > 0 || spec.datumTries > 1)
-        this.c.systemLog(
-          job,
-          datum.id,
-          `started datum ${datum.id} (attempt ${attempt} of ${spec.datumTries})`,
-        );
+      this.c.systemLog(
+        job,
+        datum.id,
+        `started datum ${datum.id} (attempt ${attempt} of ${spec.datumTries})`,
+      );
       const launched = await launch(
         spec.transform.cmd,
         spec.transform.stdin,

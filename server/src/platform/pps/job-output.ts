@@ -199,7 +199,6 @@ export class JobOutputs {
     );
     this.c.emitJob(ended);
     this.c.launcher.forget(this.c.jobDir(job));
-    this.c.launcher.release(this.c.sandboxesDir(job.project, job.pipeline));
     await rm(this.c.jobDir(job), { recursive: true, force: true }).catch(() => undefined);
   }
 

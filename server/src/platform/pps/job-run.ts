@@ -8,7 +8,7 @@ import type { DatumRow, JobRow, OutputFile } from './pps-store.ts';
 import type { RunnerContext, RunningJob } from './runner-context.ts';
 import { sandboxAvailability } from './sandbox.ts';
 import { inputLeaves } from './spec.ts';
-import { sandboxSlotDirs, slotDirs, stageDir } from './worker.ts';
+import { slotDirs, stageDir } from './worker.ts';
 
 /**
  * Running one job: its output commit, its datums (planned once, reused outputs skipped), handed
@@ -24,19 +24,13 @@ export class JobRunner {
     private readonly outputs: JobOutputs,
   ) {}
 
-  /** Who made the job's pipeline version ('' when the platform did, or sign-in was off). */
-  private versionCreator(job: JobRow): string {
+  /** Why the job's pipeline may not run it now (roles on), or null. */
+  private authorityDenies(job: JobRow, inputs: InputCommits): string | null {
+    if (!this.c.authority) return null;
     const { pfs, store } = this.c.o;
     const specRepo = pfs.findRepo({ project: job.project, name: job.pipeline, type: 'spec' });
     const version = store.version(job.project, job.pipeline, job.pipeline_version);
     const specCommit = specRepo ? pfs.findCommit(specRepo, version.spec_commit_id) : undefined;
-    return specCommit?.created_by ?? '';
-  }
-
-  /** Why the job's pipeline may not run it now (roles on), or null. */
-  private authorityDenies(job: JobRow, inputs: InputCommits): string | null {
-    if (!this.c.authority) return null;
-    const { pfs } = this.c.o;
     const spec = this.c.spec(job.project, job.pipeline, job.pipeline_version);
     // Cron inputs are written by the platform's ticks, not read with the pipeline's authority.
     const cronInputs = new Set(
@@ -53,7 +47,7 @@ export class JobRunner {
     return this.c.authority({
       project: job.project,
       pipeline: job.pipeline,
-      creator: this.versionCreator(job),
+      creator: specCommit?.created_by ?? '',
       inputs: inputRepos,
     });
   }
@@ -190,10 +184,7 @@ export class JobRunner {
       }
       pending.sort((a, b) => a.seq - b.seq);
       this.c.update(job, { state: 'JOB_RUNNING', data_total: datums.length });
-      const run = this.datums.newJobRun(running, spec, jobDir, output, {
-        sandboxed: sandbox.available,
-        identity: this.versionCreator(job),
-      });
+      const run = this.datums.newJobRun(running, spec, jobDir, output, sandbox.available);
       this.datums.flushDatums(run);
       await workReady;
 
@@ -205,9 +196,7 @@ export class JobRunner {
       const slots = run.parallelism * 2 + 6;
       let next = 0;
       const workers = Array.from({ length: Math.min(slots, pending.length) }, async (_, k) => {
-        const dirs = run.sandboxed
-          ? sandboxSlotDirs(this.c.sandboxesDir(job.project, job.pipeline), jobDir, k)
-          : slotDirs(jobDir, k);
+        const dirs = slotDirs(jobDir, k);
         while (next < pending.length && !running.controller.signal.aborted) {
           const datum = pending[next++] as DatumRow;
           await this.datums.runDatum(run, datum, dirs);

@@ -142,11 +142,6 @@ export class Launcher {
     if (this.child) this.send({ t: 'forget', prefix });
   }
 
-  /** The job of the sandboxes under `prefix` ended: kept for the pipeline's next job. */
-  release(prefix: string): void {
-    if (this.child) this.send({ t: 'release', prefix });
-  }
-
   /** Stops the launcher; it kills whatever it still runs. */
   close(): void {
     this.closed = true;

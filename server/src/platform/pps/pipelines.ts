@@ -169,7 +169,6 @@ export class Pipelines {
     const spec = this.runner.spec(project, name);
     this.runner.clearCrons(project, name);
     await this.runner.stopPipelineJobs(project, name, 'the pipeline was deleted');
-    await this.runner.dropSandboxes(project, name);
     // Downstream pipelines read this one's output repo: keep it unless forced.
     if (!options.keepRepo && !options.force) {
       for (const other of this.store.listStates()) {

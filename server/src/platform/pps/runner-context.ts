@@ -52,8 +52,6 @@ export interface RunnerContext {
   readonly authority: PipelineAuthority | null;
   isClosed(): boolean;
   jobDir(job: JobRow): string;
-  /** `<workDir>/sandboxes/<project>/<pipeline>`: its sandboxed worker slots' folders. */
-  sandboxesDir(project: string, pipeline: string): string;
   spec(project: string, name: string, version?: number): PipelineSpec;
   /** Updates a job (and its pipeline's last job state with its state) in one transaction. */
   update(job: JobRow, fields: Partial<Omit<JobRow, 'rowid'>>): void;

@@ -1,6 +1,4 @@
 import { EventEmitter, setMaxListeners } from 'node:events';
-import { rmSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { notFound } from '../../errors.ts';
 import type { CommitRow, RepoRow } from '../pfs/rows.ts';
@@ -84,8 +82,6 @@ export class Runner implements RunnerContext {
         this.systemLog(job, '', 'the server restarted: resuming the job');
       }
     }
-    // Sandboxes are kept only while this process runs: their folders a previous one left go.
-    rmSync(path.join(this.workDir, 'sandboxes'), { recursive: true, force: true });
     this.started = true;
     this.unsubscribe = subscribe((commit) => this.onCommitFinished(commit));
     for (const state of this.o.store.listStates()) this.scheduleCrons(state);
@@ -283,17 +279,6 @@ export class Runner implements RunnerContext {
 
   jobDir(job: JobRow): string {
     return path.join(this.workDir, job.id, job.project, job.pipeline);
-  }
-
-  sandboxesDir(project: string, pipeline: string): string {
-    return path.join(this.workDir, 'sandboxes', project, pipeline);
-  }
-
-  /** A deleted pipeline's kept sandboxes end and their folders go. */
-  async dropSandboxes(project: string, pipeline: string): Promise<void> {
-    const dir = this.sandboxesDir(project, pipeline);
-    this.launcher.forget(dir);
-    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }
 
   /** Updates a job (and its pipeline's last job state with its state) in one transaction. */

@@ -4,8 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The sandbox datum processes run in: bubblewrap (`bwrap`), one per worker slot of a pipeline,
- * kept from one of its jobs to the next (the launcher empties its /tmp in between). Inside,
+ * The sandbox datum processes run in: bubblewrap (`bwrap`), one per worker slot of a job. Inside,
  * a process sees the host's system folders read-only (/usr, /bin, /lib*, /sbin and a few files
  * of /etc), the project's own code read-only (so a datum may run a script of the project with
  * /usr/bin/node), its inputs read-only at /pfs/<input>, /pfs/out writable, a private /tmp, /proc

@@ -20,17 +20,6 @@ export function slotDirs(jobDir: string, index: number): DatumDirs {
   return { root, pfs, out: path.join(pfs, 'out'), trash: path.join(jobDir, 'trash') };
 }
 
-/**
- * The folder of a pipeline's `index`th sandboxed worker slot: the same for each of its jobs, so
- * the slot's sandbox (which binds its folders) is kept from one job to the next. What emptying
- * it moves out of the way goes to the job's own trash.
- */
-export function sandboxSlotDirs(sandboxesDir: string, jobDir: string, index: number): DatumDirs {
-  const root = path.join(sandboxesDir, `slot-${index}`);
-  const pfs = path.join(root, 'pfs');
-  return { root, pfs, out: path.join(pfs, 'out'), trash: path.join(jobDir, 'trash') };
-}
-
 /** Where successful datums' outputs wait, named by their sha256, until the job ends. */
 export function stageDir(jobDir: string): string {
   return path.join(jobDir, 'staged');

@@ -249,7 +249,6 @@ input.on('line', (line) => {
   }
   if (message.t === 'run') void receive(message);
   else if (message.t === 'kill') kill(message.id);
-  else if (message.t === 'release') shells.release(message.prefix);
   else if (message.t === 'forget') {
     for (const key of shellArgv.keys())
       if (key === message.prefix || key.startsWith(message.prefix + path.sep))

@@ -2,8 +2,7 @@ import type { OutputFile } from '../pps-store.ts';
 
 /**
  * The messages between the server (launcher.ts) and the launcher process (launcher/main.ts):
- * JSON lines. The server sends `run`, `kill`, `forget` (a job ended: its slots' shells end) and
- * `release` (a job ended: its slots' sandboxes are kept, emptied, for the pipeline's next job);
+ * JSON lines. The server sends `run`, `kill` and `forget` (a job ended: its slots' shells end);
  * the launcher answers `line` (one line of a process's output) and `exit` (its result).
  */
 
@@ -24,11 +23,6 @@ export interface ShellSpec {
    * ends, and its outputs are taken as untrusted (links only inside /pfs, owned by the server).
    */
   sandboxed: boolean;
-  /**
-   * Who the processes run for (the pipeline version's creator): a shell is reused for a later
-   * job of its slot only with the same argv and identity.
-   */
-  identity?: string;
 }
 
 /**
@@ -130,8 +124,7 @@ export type RunMessage = Omit<RunFields, 'shell'> & {
 export type ToLauncher =
   | ({ t: 'run'; id: number } & RunMessage)
   | { t: 'kill'; id: number }
-  | { t: 'forget'; prefix: string }
-  | { t: 'release'; prefix: string };
+  | { t: 'forget'; prefix: string };
 
 export type FromLauncher =
   { t: 'line'; id: number; line: string } | ({ t: 'exit'; id: number } & LaunchResult);

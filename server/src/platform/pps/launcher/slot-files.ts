@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import {
+  chmodSync,
   chownSync,
   closeSync,
   constants,
   copyFileSync,
   createReadStream,
   fchmodSync,
-  fchownSync,
   fstatSync,
   ftruncateSync,
   linkSync,
@@ -211,19 +211,12 @@ export async function prepare(spec: PrepareSpec): Promise<void> {
   await Promise.all(large);
 }
 
-/**
- * A file's sha256 and size: read whole when small, else streamed. `own`: it is made the
- * server's first, read-only to others (a sandboxed process's output).
- */
-async function hashFile(file: string, own: boolean): Promise<{ hash: string; size: number }> {
+/** A file's sha256 and size: read whole when small, else streamed. */
+async function hashFile(file: string): Promise<{ hash: string; size: number }> {
   const hasher = createHash('sha256');
   const fd = openSync(file, 'r');
   let size: number;
   try {
-    if (own) {
-      if (process.getuid?.() === 0) fchownSync(fd, 0, 0);
-      fchmodSync(fd, 0o644);
-    }
     size = fstatSync(fd).size;
     if (size <= smallFile) {
       const bytes = Buffer.allocUnsafe(size);
@@ -305,7 +298,11 @@ export async function collect(spec: {
         }
         // A sandboxed process's file becomes the server's, read-only to others, before it is
         // hashed (it cannot be changed after).
-        const { hash, size } = await hashFile(full, spec.sandboxPfs !== undefined);
+        if (spec.sandboxPfs !== undefined) {
+          if (process.getuid?.() === 0) chownSync(full, 0, 0);
+          chmodSync(full, 0o644);
+        }
+        const { hash, size } = await hashFile(full);
         renameSync(full, path.join(spec.stage, hash));
         outputs.push({ path: `${prefix}/${entry.name}`, hash, sizeBytes: size });
       } else outEmpty = false;

@@ -4,7 +4,6 @@ import {
   accessSync,
   closeSync,
   constants,
-  readSync as readFd,
   ftruncateSync,
   openSync,
   readSync,
@@ -53,13 +52,8 @@ export interface ShellEntry {
 
 interface Group {
   fifo: string;
-  /** The FIFO as the shells read it (blocking). */
   fd: number;
-  /** The same FIFO, non-blocking: where the launcher puts tokens back or takes them away. */
-  ctl: number;
   limit: number;
-  /** Tokens still to take away (the limit went down while some were held). */
-  debt: number;
   shells: Set<Shell>;
   /** When a process of the group last exited (as the launcher heard). */
   lastExit: number;
@@ -67,11 +61,6 @@ interface Group {
 
 interface Shell {
   key: string;
-  argv: string[];
-  identity: string;
-  sandboxed: boolean;
-  /** Since when it has been kept idle after its job ended (0 while a job uses it). */
-  idleSince: number;
   group: Group;
   child: ChildProcess;
   /** Requests handed to it, in order: the first runs (or waits for a token). */
@@ -121,47 +110,19 @@ export class SlotShells {
   private readonly programsOnPath = new Map<string, boolean>();
   private count = 0;
 
-  /**
-   * `logDir`: where the shells' logs and the jobs' token FIFOs live. `idleMs`: how long a
-   * sandbox kept after its job ended waits for the pipeline's next job before it ends.
-   */
-  constructor(
-    private readonly logDir: string,
-    private readonly idleMs = 60_000,
-  ) {
+  /** `logDir`: where the shells' logs and the jobs' token FIFOs live. */
+  constructor(private readonly logDir: string) {
     /** Reads the logs of busy shells while their processes run (lines reach the server soon). */
     setInterval(() => {
-      const now = performance.now();
-      for (const shell of this.shells.values()) {
-        if (shell.queue.length > 0) this.readLog(shell);
-        else if (shell.idleSince && now - shell.idleSince > this.idleMs) this.endShell(shell);
-      }
+      for (const shell of this.shells.values()) if (shell.queue.length > 0) this.readLog(shell);
     }, 200).unref();
   }
 
-  /**
-   * Hands a prepared request to its slot's shell: the slot's current one when it was started
-   * the same way (a sandbox kept from the pipeline's last job), else a new one.
-   */
+  /** Hands a prepared request to its slot's shell (started first when there is none). */
   run(entry: ShellEntry): void {
     const spec = entry.request.shell as ShellSpec;
     const current = this.shells.get(spec.key);
-    const reusable =
-      current &&
-      !current.dying &&
-      this.groups.get(entry.request.group) === current.group &&
-      current.identity === (spec.identity ?? '') &&
-      current.argv.length === spec.argv.length &&
-      current.argv.every((arg, i) => arg === spec.argv[i]);
-    if (current && !reusable) {
-      if (current.queue.length > 0) this.killShell(current);
-      else this.endShell(current);
-    }
-    const shell = current && reusable ? current : this.newShell(spec, entry.request);
-    shell.idleSince = 0;
-    // (A group outlives a job when its sandboxes are kept: the next job may have a new limit.)
-    if (shell.group.limit !== Math.max(1, entry.request.limit))
-      this.setLimit(shell.group, entry.request.limit);
+    const shell = current && !current.dying ? current : this.newShell(spec, entry.request);
     const command = this.shellCommand(entry.id, entry.request);
     entry.queuedAt = performance.now();
     shell.queue.push(entry);
@@ -181,65 +142,9 @@ export class SlotShells {
     for (const shell of this.shells.values())
       if (under(shell.key)) {
         if (shell.queue.length > 0) this.killShell(shell);
-        else this.endShell(shell);
+        else shell.child.stdin?.end();
       }
     this.programsOnPath.clear();
-  }
-
-  /**
-   * The job of the sandboxes under `prefix` ended: they are kept for the pipeline's next job
-   * (until `idleMs` passes), their /tmp emptied now. One still busy (a stopped job) is killed;
-   * one whose /tmp cannot be emptied ends.
-   */
-  release(prefix: string): void {
-    const under = (key: string) => key === prefix || key.startsWith(prefix + path.sep);
-    for (const shell of this.shells.values()) {
-      if (!under(shell.key) || shell.dying) continue;
-      if (!shell.sandboxed) this.endShell(shell);
-      else if (shell.queue.length > 0) this.killShell(shell);
-      else {
-        shell.idleSince = performance.now();
-        // (Its processes run as the sandbox's one user, so they can only leave files it may
-        // delete; mount points of the project's code, if any, stay, and the shell then ends.)
-        shell.child.stdin?.write(
-          'find /tmp -xdev -mindepth 1 -delete </dev/null >/dev/null 2>&1 3>&- 4>&- || exit\n',
-        );
-      }
-    }
-    this.programsOnPath.clear();
-  }
-
-  private endShell(shell: Shell): void {
-    shell.dying = true;
-    shell.child.stdin?.end();
-  }
-
-  /**
-   * A group's limit for its next job: tokens are added, or taken away from the FIFO (those held
-   * by running processes when they come back).
-   */
-  private setLimit(group: Group, wanted: number): void {
-    const limit = Math.max(1, wanted);
-    if (limit > group.limit) {
-      const extra = limit - group.limit;
-      const paid = Math.min(group.debt, extra);
-      group.debt -= paid;
-      if (extra > paid) writeSync(group.ctl, '\n'.repeat(extra - paid));
-    } else group.debt += group.limit - limit;
-    group.limit = limit;
-    this.payDebt(group);
-  }
-
-  private payDebt(group: Group): void {
-    while (group.debt > 0) {
-      try {
-        const n = readFd(group.ctl, readBuffer, 0, Math.min(group.debt, readBuffer.length), null);
-        if (n <= 0) return;
-        group.debt -= n;
-      } catch {
-        return; // none there now (EAGAIN): they are held
-      }
-    }
   }
 
   /** Kills every shell (the server is gone). */
@@ -255,18 +160,9 @@ export class SlotShells {
       if (made.status !== 0) throw new Error(`cannot make a FIFO: ${String(made.stderr)}`);
       // Read and write: never blocks to open, and never sees an end while this process lives.
       const fd = openSync(fifo, 'r+');
-      const ctl = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK);
       rmSync(fifo, { force: true });
-      group = {
-        fifo,
-        fd,
-        ctl,
-        limit: Math.max(1, limit),
-        debt: 0,
-        shells: new Set(),
-        lastExit: 0,
-      };
-      writeSync(group.ctl, '\n'.repeat(group.limit));
+      group = { fifo, fd, limit: Math.max(1, limit), shells: new Set(), lastExit: 0 };
+      writeSync(group.fd, '\n'.repeat(group.limit));
       this.groups.set(name, group);
     }
     return group;
@@ -285,10 +181,6 @@ export class SlotShells {
     });
     const shell: Shell = {
       key: spec.key,
-      argv: spec.argv,
-      identity: spec.identity ?? '',
-      sandboxed: spec.sandboxed,
-      idleSince: 0,
       group,
       child,
       queue: [],
@@ -342,7 +234,6 @@ export class SlotShells {
     const now = performance.now();
     if (!entry.started) entry.started = Math.max(entry.queuedAt ?? now, shell.group.lastExit);
     shell.group.lastExit = now;
-    if (shell.group.debt > 0) this.payDebt(shell.group);
     if (shell.logOffset > logLimit && shell.logOwners.length === 0) {
       ftruncateSync(shell.logFd, 0);
       shell.logOffset = 0;
@@ -362,10 +253,7 @@ export class SlotShells {
     const held = shell.queue;
     shell.queue = [];
     // A process that started and never put its token back (killed, or it killed its shell).
-    if (held[0]?.tokenTaken) {
-      if (group.debt > 0) group.debt--;
-      else writeSync(group.ctl, '\n');
-    }
+    if (held[0]?.tokenTaken) writeSync(group.fd, '\n');
     for (const entry of held) {
       // What it printed last may lack its marker: it is still its own.
       if (shell.logOwners[0] === entry) this.sendLines(entry, shell.logText, true);
@@ -380,7 +268,6 @@ export class SlotShells {
         if (g === group) {
           this.groups.delete(name);
           closeSync(g.fd);
-          closeSync(g.ctl);
         }
   }
 
