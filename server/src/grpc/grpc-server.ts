@@ -52,7 +52,8 @@ function cancelSignal(call: Call): AbortSignal {
 }
 
 /**
- * One generic gRPC handler per registry entry: decode the binary request to the gateway's JSON,
+ * One generic gRPC handler per registry entry: decode the binary request (to the handler's
+ * message, or to the gateway's JSON for a handler without a request schema),
  * call the same handler as the HTTP route, as the same caller, and encode the answer. A
  * method the platform answers in one message but the protocol streams (GetKubeEvents,
  * QueryLoki) is streamed as that one message.
@@ -177,10 +178,15 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcL
       responseSerialize: identity,
       responseDeserialize: identity,
     };
+    const typed = method.requestSchema !== undefined;
+    if (typed && method.requestSchema?.typeName !== desc.input.typeName)
+      throw new Error(
+        `${fullName} takes ${method.requestSchema?.typeName}, not ${desc.input.typeName}`,
+      );
     service.implementation[desc.name] = implement(
       method,
       desc,
-      methodCodec(desc),
+      methodCodec(desc, typed),
       options,
       running,
     );

@@ -13,8 +13,9 @@ import type { pfs_v2 } from '@ivory/api/proto';
 import { ApiError, Code, invalidArgument } from '../errors.ts';
 
 /**
- * Binary ⇄ the gateway's JSON form for one method: requests are decoded from protobuf binary
- * and handed to the platform's handler as the protobuf JSON the HTTP gateway would pass
+ * Binary ⇄ the platform's form for one method: requests are decoded from protobuf binary and
+ * handed to a typed handler (one with a request schema, typed-method.ts) as the message itself;
+ * to any other handler as the protobuf JSON the HTTP gateway would pass
  * (lowerCamelCase names, int64 as strings, enums by name, bytes as base64; fields at their zero
  * value are left out, as proto3 binary cannot tell them from unset); answers are read as
  * protobuf JSON and written as binary. Both conversions are protobuf-es's conformance-tested
@@ -81,7 +82,8 @@ function addFileJson(message: Message): JsonValue | null {
   };
 }
 
-export function methodCodec(method: DescMethod): MethodCodec {
+/** `typed`: the method's handler takes the decoded request message (no JSON step). */
+export function methodCodec(method: DescMethod, typed = false): MethodCodec {
   const { input, output } = method;
   return {
     decodeRequest(bytes) {
@@ -91,6 +93,7 @@ export function methodCodec(method: DescMethod): MethodCodec {
       } catch (error) {
         throw invalidArgument(`malformed ${input.typeName}: ${(error as Error).message}`);
       }
+      if (typed) return message;
       const fast = input.typeName === MODIFY_FILE_REQUEST ? addFileJson(message) : null;
       return fast ?? toJson(input, message, { registry: protoRegistry }) ?? {};
     },

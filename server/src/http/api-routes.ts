@@ -8,7 +8,7 @@ import { registerApiCompression } from './compression.ts';
 import { sendJson, toApiError } from './errors.ts';
 import { readNdjson } from './ndjson.ts';
 import { asCaller } from './route-authorization.ts';
-import { normaliseKeys } from '../platform/wire.ts';
+import { decodeJsonRequest } from '../platform/typed-method.ts';
 
 /** Maps a URL's service and method to a registered method, or fails with UNIMPLEMENTED. */
 function lookup(methods: MethodRegistry, service: string, method: string): Method {
@@ -138,7 +138,7 @@ async function callMethod(
   // The platform's role checks (sign-in on) see the caller through asCaller.
   return asCaller(request, async () => {
     const entry = lookup(methods, service, method);
-    const body = normaliseKeys(request.body ?? {});
+    const body = decodeJsonRequest(entry, request.body ?? {});
     const signal = disconnectSignal(reply);
     switch (entry.kind) {
       case 'unary':
@@ -169,7 +169,7 @@ function registerGatewayRoutes(app: FastifyInstance, methods: MethodRegistry): v
           throw unimplemented('ModifyFile is not a client stream here');
         const body = request.body as Readable;
         const messages = (async function* () {
-          for await (const message of readNdjson(body)) yield normaliseKeys(message);
+          for await (const message of readNdjson(body)) yield decodeJsonRequest(entry, message);
         })();
         return sendJson(reply, 200, await entry.handler(messages, disconnectSignal(reply)));
       }),

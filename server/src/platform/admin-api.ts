@@ -1,11 +1,13 @@
+import { admin_v2 } from '@ivory/api/proto';
 import type { Cluster } from './cluster.ts';
-import { unary, type MethodRegistry } from './platform.ts';
+import type { MethodRegistry } from './platform.ts';
+import { typedUnary } from './typed-method.ts';
 
 /** admin_v2.API/InspectCluster. */
 export function registerAdminApi(methods: MethodRegistry, cluster: Cluster): void {
   methods.set(
     'admin_v2.API/InspectCluster',
-    unary(async () => ({
+    typedUnary(admin_v2.InspectClusterRequestSchema, async () => ({
       id: cluster.id,
       deploymentId: cluster.deploymentId,
       warningsOk: true,

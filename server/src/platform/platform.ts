@@ -1,3 +1,5 @@
+import type { DescMessage } from '@bufbuild/protobuf';
+
 /**
  * The platform behind the HTTP gateway: a registry of `service/Method` → handler.
  * The embedded platform fills it with local implementations; a cluster-mode proxy can fill it
@@ -14,10 +16,16 @@ export type ClientStreamHandler = (
   signal: AbortSignal,
 ) => Promise<unknown>;
 
-export type Method =
+/**
+ * `requestSchema` (set by typed-method.ts): the handler takes that generated message, decoded
+ * once by the transport (JSON by the gateway, binary by gRPC). Without it the handler takes the
+ * gateway's JSON (keys in lowerCamelCase).
+ */
+export type Method = (
   | { kind: 'unary'; handler: UnaryHandler }
   | { kind: 'stream'; handler: StreamHandler }
-  | { kind: 'clientStream'; handler: ClientStreamHandler };
+  | { kind: 'clientStream'; handler: ClientStreamHandler }
+) & { requestSchema?: DescMessage };
 
 /** Keyed by full method name, e.g. "pfs_v2.API/CreateRepo". */
 export type MethodRegistry = Map<string, Method>;

@@ -1,10 +1,13 @@
-import { unary, type MethodRegistry } from './platform.ts';
+import { EmptySchema } from '@bufbuild/protobuf/wkt';
+import type { versionpb_v2 } from '@ivory/api/proto';
+import type { MethodRegistry } from './platform.ts';
+import { typedUnary } from './typed-method.ts';
 
 /** versionpb_v2.API/GetVersion: reports a Pachyderm 2.11-compatible version. */
 export function registerVersionApi(methods: MethodRegistry, releaseVersion: string): void {
   methods.set(
     'versionpb_v2.API/GetVersion',
-    unary(async () => ({
+    typedUnary(EmptySchema, async (): Promise<versionpb_v2.VersionJson> => ({
       major: 2,
       minor: 11,
       micro: 0,

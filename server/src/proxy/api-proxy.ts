@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AUTH_TOKEN_COOKIE, cookieValue, requestToken } from '../auth/guard.ts';
 import { ApiError, Code, invalidArgument, unimplemented } from '../errors.ts';
 import { sendJson, toApiError } from '../http/errors.ts';
-import { normaliseKeys } from '../platform/wire.ts';
+import { decodeJsonRequest } from '../platform/typed-method.ts';
 import type { Method, MethodRegistry } from '../platform/platform.ts';
 import type { PachTokens } from './pach-tokens.ts';
 import {
@@ -199,8 +199,9 @@ async function serveLocally(
   method: string,
   entry: Method | undefined,
 ): Promise<void> {
-  const body = normaliseKeys(await readJsonBody(request.raw));
+  const json = await readJsonBody(request.raw);
   if (!entry) throw unimplemented(`${method} is not implemented yet`);
+  const body = decodeJsonRequest(entry, json);
   const signal = disconnectSignal(reply);
   if (entry.kind === 'unary') {
     sendJson(reply, 200, await entry.handler(body, signal));

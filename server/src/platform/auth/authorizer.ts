@@ -4,6 +4,7 @@ import { currentCaller, type Caller } from './caller.ts';
 import { METHOD_NEEDS, type CustomRule } from './method-permissions.ts';
 import {
   DEFAULT_PROJECT,
+  jsonView,
   projectName,
   projectsIn,
   reposIn,
@@ -107,7 +108,7 @@ export class Authorizer {
         this.requireRepos(who, reposIn(body), need.permission);
         return undefined;
       case 'custom':
-        return this.checkCustom(who, need.rule, method, asObject(body));
+        return this.checkCustom(who, need.rule, method, jsonView(asObject(body)));
     }
   }
 
@@ -305,6 +306,7 @@ export class Authorizer {
     switch (method.kind) {
       case 'unary':
         return {
+          ...method,
           kind: 'unary',
           handler: async (request, signal) => {
             const caller = currentCaller();
@@ -318,6 +320,7 @@ export class Authorizer {
         const check = (caller: Caller, request: unknown) => this.check(caller, key, request);
         const visible = (caller: Caller, message: unknown) => this.visible(caller, message);
         return {
+          ...method,
           kind: 'stream',
           handler: async function* (request, signal) {
             const caller = currentCaller();
@@ -334,6 +337,7 @@ export class Authorizer {
         const checkMessage = (caller: Caller, message: unknown, first: boolean) =>
           this.checkModifyMessage(caller, message, first);
         return {
+          ...method,
           kind: 'clientStream',
           handler: async (requests, signal) => {
             const caller = currentCaller();
@@ -359,6 +363,7 @@ export class Authorizer {
 
 const RESOURCE_TYPES: Record<string, Resource['type']> = {
   CLUSTER: 'CLUSTER',
+  '0': 'CLUSTER', // unset in a generated message
   '1': 'CLUSTER',
   REPO: 'REPO',
   '2': 'REPO',

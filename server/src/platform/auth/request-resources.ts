@@ -14,12 +14,31 @@ export interface RepoRef {
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  !ArrayBuffer.isView(value);
+
+/**
+ * A request as its JSON form names its parts: a generated message (typed-method.ts) holds a
+ * oneof as `{case, value}`; here its member is a plain field, as in JSON. Other values as given.
+ */
+export function jsonView(node: Json): Json {
+  if (!('$typeName' in node)) return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (isObject(value) && 'case' in value && !('$typeName' in value)) {
+      if (typeof value.case === 'string') out[value.case] = value.value;
+    } else out[key] = value;
+  }
+  return out;
+}
 
 /** A project given as `{name}` or as a plain string; '' when absent. */
-export function projectName(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (isObject(value)) {
+export function projectName(given: unknown): string {
+  if (typeof given === 'string') return given;
+  if (isObject(given)) {
+    const value = jsonView(given);
     if (typeof value.name === 'string') return value.name;
     if (isObject(value.name) || typeof value.name === 'string') return projectName(value.name);
   }
@@ -27,7 +46,8 @@ export function projectName(value: unknown): string {
 }
 
 /** A repo given as `{name, project}`, or a picker `{name: {name, project}}`. */
-function repoOf(value: Json, fallbackProject: string): RepoRef | null {
+function repoOf(given: Json, fallbackProject: string): RepoRef | null {
+  const value = jsonView(given);
   if (typeof value.name === 'string' && value.name) {
     return { project: projectName(value.project) || fallbackProject, repo: value.name };
   }
@@ -41,13 +61,14 @@ export function reposIn(value: unknown, fallbackProject = DEFAULT_PROJECT): Repo
   const add = (ref: RepoRef | null) => {
     if (ref) found.set(`${ref.project}/${ref.repo}`, ref);
   };
-  const walk = (node: unknown, depth: number): void => {
+  const walk = (given: unknown, depth: number): void => {
     if (depth > 12) return;
-    if (Array.isArray(node)) {
-      for (const item of node) walk(item, depth + 1);
+    if (Array.isArray(given)) {
+      for (const item of given) walk(item, depth + 1);
       return;
     }
-    if (!isObject(node)) return;
+    if (!isObject(given)) return;
+    const node = jsonView(given);
     const here = projectName(node.project) || fallbackProject;
     for (const key of ['repo', 'pipeline', 'outputRepo'] as const) {
       const value = node[key];
@@ -64,8 +85,9 @@ export function reposIn(value: unknown, fallbackProject = DEFAULT_PROJECT): Repo
 }
 
 /** The projects a request names at its top level (`project` or `projects`). */
-export function projectsIn(value: unknown): string[] {
-  if (!isObject(value)) return [];
+export function projectsIn(given: unknown): string[] {
+  if (!isObject(given)) return [];
+  const value = jsonView(given);
   const names = new Set<string>();
   const one = projectName(value.project);
   if (one) names.add(one);

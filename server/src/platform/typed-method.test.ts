@@ -1,0 +1,65 @@
+import { metadata, pfs_v2 } from '@ivory/api/proto';
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../errors.ts';
+import { unary } from './platform.ts';
+import { decodeJsonRequest, messageFromJson, safeNumber, typedUnary } from './typed-method.ts';
+
+const failure = (fn: () => unknown): ApiError => {
+  try {
+    fn();
+  } catch (error) {
+    return error as ApiError;
+  }
+  throw new Error('expected a failure');
+};
+
+describe('typed methods', () => {
+  it('decodes the gateway JSON leniently into the request message', () => {
+    const method = typedUnary(pfs_v2.ListCommitRequestSchema, async (request) => request);
+    const request = decodeJsonRequest(method, {
+      repo: { name: 'images', project: { name: 'p' } },
+      number: 2,
+      origin_kind: 'USER',
+      unknown_field: true,
+    }) as pfs_v2.ListCommitRequest;
+    expect(request.$typeName).toBe('pfs_v2.ListCommitRequest');
+    expect(request.repo?.name).toBe('images');
+    expect(request.repo?.project?.name).toBe('p');
+    expect(request.number).toBe(2n);
+    expect(request.originKind).toBe(pfs_v2.OriginKind.USER);
+    const byNumber = messageFromJson(pfs_v2.ListCommitRequestSchema, {
+      number: '3',
+      originKind: 2,
+    });
+    expect(byNumber.number).toBe(3n);
+    expect(byNumber.originKind).toBe(2);
+  });
+
+  it('names the field that does not fit, with code 3', () => {
+    const wrong = failure(() =>
+      messageFromJson(pfs_v2.CreateRepoRequestSchema, { repo: { name: 42 } }),
+    );
+    expect(wrong).toBeInstanceOf(ApiError);
+    expect(wrong.code).toBe(3);
+    expect(wrong.message).toMatch(/^repo\.name: /);
+    const nested = failure(() =>
+      messageFromJson(metadata.EditMetadataRequestSchema, {
+        edits: [{ cluster: {}, replace: {} }, { add_key: { key: ['k'] } }],
+      }),
+    );
+    expect(nested.message).toMatch(/^edits\[1\]\.addKey\.key: /);
+    expect(failure(() => messageFromJson(pfs_v2.ListCommitRequestSchema, [])).message).toMatch(
+      /^pfs_v2\.ListCommitRequest: /,
+    );
+  });
+
+  it('keeps JSON (lowerCamelCase keys) for methods without a schema', () => {
+    const method = unary(async (request) => request);
+    expect(decodeJsonRequest(method, { origin_kind: 'USER' })).toEqual({ originKind: 'USER' });
+  });
+
+  it('refuses int64 values a number cannot hold', () => {
+    expect(safeNumber(5n, 'number')).toBe(5);
+    expect(failure(() => safeNumber(2n ** 60n, 'number')).code).toBe(3);
+  });
+});
