@@ -1,18 +1,11 @@
+import { metadata, type pfs_v2 } from '@ivory/api/proto';
 import { failedPrecondition, invalidArgument, notFound, unimplemented } from '../errors.ts';
-import {
-  readInt,
-  readList,
-  readObject,
-  readOptionalObject,
-  readString,
-  readStringMap,
-  type WireObject,
-} from './wire.ts';
 import type { Cluster } from './cluster.ts';
 import { defaultProject } from './pfs/pfs-requests.ts';
 import type { PfsStore, RepoRef } from './pfs/pfs-store.ts';
 import type { CommitRow, RepoRow, RepoType } from './pfs/rows.ts';
-import { unary, type MethodRegistry } from './platform.ts';
+import type { MethodRegistry } from './platform.ts';
+import { typedUnary } from './typed-method.ts';
 
 type MetadataMap = Record<string, string>;
 
@@ -30,143 +23,128 @@ export function registerMetadataApi(
 ): void {
   methods.set(
     'metadata.API/EditMetadata',
-    unary(async (raw) => {
-      const edits = readList(readObject(raw, 'request').edits, 'edits');
+    typedUnary(metadata.EditMetadataRequestSchema, async ({ edits }) => {
       store.transaction(() => {
-        edits.forEach((value, i) => {
-          const edit = readObject(value, `edits[${i}]`);
-          const target = resolveTarget(store, cluster, edit, `edits[${i}]`);
-          target.write(applyOperation(target.read(), edit, `edits[${i}]`));
+        edits.forEach((edit, i) => {
+          const target = resolveTarget(store, cluster, edit.target, `edits[${i}]`);
+          target.write(applyOperation(target.read(), edit.op, `edits[${i}]`));
         });
       });
-      return {};
+      return {} satisfies metadata.EditMetadataResponseJson;
     }),
   );
 }
 
-function applyOperation(current: MetadataMap, edit: WireObject, field: string): MetadataMap {
-  if (edit.replace !== undefined) {
-    return readStringMap(
-      readObject(edit.replace, `${field}.replace`).replacement,
-      `${field}.replace.replacement`,
-    );
+function applyOperation(current: MetadataMap, op: metadata.Edit['op'], field: string): MetadataMap {
+  switch (op.case) {
+    case 'replace':
+      return { ...op.value.replacement };
+    case 'addKey': {
+      const { key, value } = op.value;
+      if (key in current) throw failedPrecondition(`key ${JSON.stringify(key)} already exists`);
+      return { ...current, [key]: value };
+    }
+    case 'editKey':
+      return { ...current, [op.value.key]: op.value.value };
+    case 'deleteKey': {
+      const { [op.value.key]: _removed, ...rest } = current;
+      return rest;
+    }
+    default:
+      throw invalidArgument(`${field} needs one of replace, addKey, editKey, deleteKey`);
   }
-  if (edit.addKey !== undefined) {
-    const op = readObject(edit.addKey, `${field}.addKey`);
-    const key = readString(op.key, `${field}.addKey.key`);
-    if (key in current) throw failedPrecondition(`key ${JSON.stringify(key)} already exists`);
-    return { ...current, [key]: readString(op.value, `${field}.addKey.value`) };
-  }
-  if (edit.editKey !== undefined) {
-    const op = readObject(edit.editKey, `${field}.editKey`);
-    return {
-      ...current,
-      [readString(op.key, `${field}.editKey.key`)]: readString(op.value, `${field}.editKey.value`),
-    };
-  }
-  if (edit.deleteKey !== undefined) {
-    const key = readString(
-      readObject(edit.deleteKey, `${field}.deleteKey`).key,
-      `${field}.deleteKey.key`,
-    );
-    const { [key]: _removed, ...rest } = current;
-    return rest;
-  }
-  throw invalidArgument(`${field} needs one of replace, addKey, editKey, deleteKey`);
 }
 
 function resolveTarget(
   store: PfsStore,
   cluster: Cluster,
-  edit: WireObject,
+  target: metadata.Edit['target'],
   field: string,
 ): MetadataTarget {
-  if (edit.project !== undefined) {
-    const name =
-      readString(readObject(edit.project, `${field}.project`).name, `${field}.project.name`) ||
-      defaultProject;
-    return {
-      read: () => JSON.parse(store.getProject(name).metadata) as MetadataMap,
-      write: (metadata) => store.setProjectMetadata(name, metadata),
-    };
-  }
-  if (edit.repo !== undefined) {
-    const repo = store.getRepo(readRepoPicker(edit.repo, `${field}.repo`));
-    return {
-      read: () => JSON.parse(store.repoById(repo.id).metadata) as MetadataMap,
-      write: (metadata) => store.setRepoMetadata(repo, metadata),
-    };
-  }
-  if (edit.branch !== undefined) {
-    const { repo, name } = readBranchPicker(store, edit.branch, `${field}.branch`);
-    return {
-      read: () => JSON.parse(store.getBranch(repo, name).metadata) as MetadataMap,
-      write: (metadata) => store.setBranchMetadata(store.getBranch(repo, name), metadata),
-    };
-  }
-  if (edit.commit !== undefined) {
-    const commit = resolveCommitPicker(store, edit.commit, `${field}.commit`);
-    return {
-      read: () => JSON.parse(store.commitByRowid(commit.rowid).metadata) as MetadataMap,
-      write: (metadata) => store.setCommitMetadata(commit, metadata),
-    };
-  }
-  if (edit.cluster !== undefined) {
-    return { read: () => cluster.metadata(), write: (metadata) => cluster.setMetadata(metadata) };
-  }
-  if (edit.pipeline !== undefined) throw unimplemented('pipeline metadata is not implemented yet');
-  throw invalidArgument(
-    `${field} needs a target: project, repo, branch, commit, pipeline or cluster`,
-  );
-}
-
-function readRepoPicker(value: unknown, field: string): RepoRef {
-  const name = readObject(readObject(value, field).name, `${field}.name`);
-  return {
-    project:
-      readString(
-        readObject(name.project, `${field}.name.project`).name,
-        `${field}.name.project.name`,
-      ) || defaultProject,
-    name: readString(name.name, `${field}.name.name`),
-    type: (readString(name.type, `${field}.name.type`) || 'user') as RepoType,
-  };
-}
-
-function readBranchPicker(
-  store: PfsStore,
-  value: unknown,
-  field: string,
-): { repo: RepoRow; name: string } {
-  const name = readObject(readObject(value, field).name, `${field}.name`);
-  return {
-    repo: store.getRepo(readRepoPicker(name.repo, `${field}.name.repo`)),
-    name: readString(name.name, `${field}.name.name`),
-  };
-}
-
-function resolveCommitPicker(store: PfsStore, value: unknown, field: string): CommitRow {
-  const picker = readObject(value, field);
-  if (picker.branchHead !== undefined) {
-    const { repo, name } = readBranchPicker(store, picker.branchHead, `${field}.branchHead`);
-    return store.resolveCommit(repo, '', name);
-  }
-  if (picker.id !== undefined) {
-    const byId = readObject(picker.id, `${field}.id`);
-    const repo = store.getRepo(readRepoPicker(byId.repo, `${field}.id.repo`));
-    return store.resolveCommit(repo, readString(byId.id, `${field}.id.id`), '');
-  }
-  const ancestor = readOptionalObject(picker.ancestor, `${field}.ancestor`);
-  if (ancestor) {
-    let commit = resolveCommitPicker(store, ancestor.start, `${field}.ancestor.start`);
-    for (let i = readInt(ancestor.offset, `${field}.ancestor.offset`); i > 0; i--) {
-      if (commit.parent_rowid === null)
-        throw notFound(`commit ${commit.id} has no ancestor ${i} back`);
-      commit = store.commitByRowid(commit.parent_rowid);
+  switch (target.case) {
+    case 'project': {
+      const name = target.value.picker.value || defaultProject;
+      return {
+        read: () => JSON.parse(store.getProject(name).metadata) as MetadataMap,
+        write: (metadata) => store.setProjectMetadata(name, metadata),
+      };
     }
-    return commit;
+    case 'repo': {
+      const repo = store.getRepo(repoOfPicker(target.value));
+      return {
+        read: () => JSON.parse(store.repoById(repo.id).metadata) as MetadataMap,
+        write: (metadata) => store.setRepoMetadata(repo, metadata),
+      };
+    }
+    case 'branch': {
+      const { repo, name } = branchOfPicker(store, target.value);
+      return {
+        read: () => JSON.parse(store.getBranch(repo, name).metadata) as MetadataMap,
+        write: (metadata) => store.setBranchMetadata(store.getBranch(repo, name), metadata),
+      };
+    }
+    case 'commit': {
+      const commit = resolveCommitPicker(store, target.value, `${field}.commit`);
+      return {
+        read: () => JSON.parse(store.commitByRowid(commit.rowid).metadata) as MetadataMap,
+        write: (metadata) => store.setCommitMetadata(commit, metadata),
+      };
+    }
+    case 'cluster':
+      return { read: () => cluster.metadata(), write: (metadata) => cluster.setMetadata(metadata) };
+    case 'pipeline':
+      throw unimplemented('pipeline metadata is not implemented yet');
+    default:
+      throw invalidArgument(
+        `${field} needs a target: project, repo, branch, commit, pipeline or cluster`,
+      );
   }
-  if (picker.branchRoot !== undefined)
-    throw unimplemented('branchRoot commit pickers are not implemented yet');
-  throw invalidArgument(`${field} needs branchHead, id, ancestor or branchRoot`);
+}
+
+function repoOfPicker(picker: pfs_v2.RepoPicker | undefined): RepoRef {
+  const name = picker?.picker.value;
+  return {
+    project: name?.project?.picker.value || defaultProject,
+    name: name?.name ?? '',
+    type: (name?.type || 'user') as RepoType,
+  };
+}
+
+function branchOfPicker(
+  store: PfsStore,
+  picker: pfs_v2.BranchPicker | undefined,
+): { repo: RepoRow; name: string } {
+  const name = picker?.picker.value;
+  return { repo: store.getRepo(repoOfPicker(name?.repo)), name: name?.name ?? '' };
+}
+
+function resolveCommitPicker(
+  store: PfsStore,
+  given: pfs_v2.CommitPicker | undefined,
+  field: string,
+): CommitRow {
+  const picker = given?.picker;
+  switch (picker?.case) {
+    case 'branchHead': {
+      const { repo, name } = branchOfPicker(store, picker.value);
+      return store.resolveCommit(repo, '', name);
+    }
+    case 'id': {
+      const repo = store.getRepo(repoOfPicker(picker.value.repo));
+      return store.resolveCommit(repo, picker.value.id, '');
+    }
+    case 'ancestor': {
+      let commit = resolveCommitPicker(store, picker.value.start, `${field}.ancestor.start`);
+      for (let i = picker.value.offset; i > 0; i--) {
+        if (commit.parent_rowid === null)
+          throw notFound(`commit ${commit.id} has no ancestor ${i} back`);
+        commit = store.commitByRowid(commit.parent_rowid);
+      }
+      return commit;
+    }
+    case 'branchRoot':
+      throw unimplemented('branchRoot commit pickers are not implemented yet');
+    default:
+      throw invalidArgument(`${field} needs branchHead, id, ancestor or branchRoot`);
+  }
 }
