@@ -1,5 +1,7 @@
 import { ApiError, Code, invalidArgument } from '../../errors.ts';
-import { unary, type MethodRegistry } from '../platform.ts';
+import { auth_v2 } from '@ivory/api/proto';
+import type { MethodRegistry } from '../platform.ts';
+import { typedUnary } from '../typed-method.ts';
 import { resourceOf, type Authorizer } from './authorizer.ts';
 import { currentCaller, type Caller } from './caller.ts';
 import {
@@ -10,10 +12,6 @@ import {
   isPrincipal,
   roleNamed,
 } from './roles.ts';
-
-type Json = Record<string, unknown>;
-const asObject = (value: unknown): Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
 
 const permissionNames = new Map(Object.entries(PERMISSION_NUMBERS).map(([n, v]) => [String(v), n]));
 const knownPermissions = new Set<string>(ALL_PERMISSIONS);
@@ -60,18 +58,17 @@ export function registerAuthV2Api(methods: MethodRegistry, authorizer: Authorize
 
   methods.set(
     'auth_v2.API/WhoAmI',
-    unary(async () => {
+    typedUnary(auth_v2.WhoAmIRequestSchema, async () => {
       const who = caller();
       return { username: who.principal, ...(who.expiration ? { expiration: who.expiration } : {}) };
     }),
   );
   methods.set(
     'auth_v2.API/Authorize',
-    unary(async (raw) => {
-      const body = asObject(raw);
+    typedUnary(auth_v2.AuthorizeRequestSchema, async (body) => {
       const who = caller();
       const held = new Set(permissionsFor(who.principal, body.resource).permissions);
-      const asked = (Array.isArray(body.permissions) ? body.permissions : []).map(permissionOf);
+      const asked = body.permissions.map(permissionOf);
       const satisfied = asked.filter((p) => held.has(p));
       const missing = asked.filter((p) => !held.has(p));
       return { authorized: missing.length === 0, satisfied, missing, principal: who.principal };
@@ -79,19 +76,20 @@ export function registerAuthV2Api(methods: MethodRegistry, authorizer: Authorize
   );
   methods.set(
     'auth_v2.API/GetPermissions',
-    unary(async (raw) => permissionsFor(caller().principal, asObject(raw).resource)),
+    typedUnary(auth_v2.GetPermissionsRequestSchema, async (body) =>
+      permissionsFor(caller().principal, body.resource),
+    ),
   );
   methods.set(
     'auth_v2.API/GetPermissionsForPrincipal',
-    unary(async (raw) => {
-      const body = asObject(raw);
-      return permissionsFor(String(body.principal ?? ''), body.resource);
-    }),
+    typedUnary(auth_v2.GetPermissionsForPrincipalRequestSchema, async (body) =>
+      permissionsFor(body.principal, body.resource),
+    ),
   );
   methods.set(
     'auth_v2.API/GetRolesForPermission',
-    unary(async (raw) => {
-      const permission = permissionOf(asObject(raw).permission);
+    typedUnary(auth_v2.GetRolesForPermissionRequestSchema, async (body) => {
+      const permission = permissionOf(body.permission);
       return {
         roles: ROLES.filter((role) => role.permissions.includes(permission)).map((role) =>
           roleMessage(role.name),
@@ -101,8 +99,8 @@ export function registerAuthV2Api(methods: MethodRegistry, authorizer: Authorize
   );
   methods.set(
     'auth_v2.API/GetRoleBinding',
-    unary(async (raw) => {
-      const binding = bindings.binding(resourceOf(asObject(raw).resource));
+    typedUnary(auth_v2.GetRoleBindingRequestSchema, async (body) => {
+      const binding = bindings.binding(resourceOf(body.resource));
       const entries: Record<string, { roles: Record<string, boolean> }> = {};
       for (const [principal, roles] of binding) {
         entries[principal] = { roles: Object.fromEntries([...roles].map((r) => [r, true])) };
@@ -112,15 +110,14 @@ export function registerAuthV2Api(methods: MethodRegistry, authorizer: Authorize
   );
   methods.set(
     'auth_v2.API/ModifyRoleBinding',
-    unary(async (raw) => {
-      const body = asObject(raw);
+    typedUnary(auth_v2.ModifyRoleBindingRequestSchema, async (body) => {
       const resource = resourceOf(body.resource);
-      const principal = String(body.principal ?? '');
+      const principal = body.principal;
       if (!isPrincipal(principal))
         throw invalidArgument(
           `principal ${JSON.stringify(principal)} must be user:<email>, robot:<name> or ${ALL_CLUSTER_USERS}`,
         );
-      const roles = (Array.isArray(body.roles) ? body.roles : []).map(String);
+      const roles = body.roles;
       for (const name of roles) {
         const role = roleNamed(name);
         if (!role) throw invalidArgument(`unknown role ${name}`);
@@ -133,25 +130,24 @@ export function registerAuthV2Api(methods: MethodRegistry, authorizer: Authorize
   );
   methods.set(
     'auth_v2.API/GetRobotToken',
-    unary(async (raw) => {
-      const body = asObject(raw);
-      const robot = String(body.robot ?? '').replace(/^robot:/, '');
+    typedUnary(auth_v2.GetRobotTokenRequestSchema, async (body) => {
+      const robot = body.robot.replace(/^robot:/, '');
       if (!robot) throw invalidArgument('robot is required');
-      const ttl = Number(body.ttl ?? 0);
-      if (!Number.isInteger(ttl) || ttl < 0) throw invalidArgument('ttl must be whole seconds');
+      const ttl = Number(body.ttl);
+      if (!Number.isSafeInteger(ttl) || ttl < 0) throw invalidArgument('ttl must be whole seconds');
       return { token: bindings.issueToken(`robot:${robot}`, ttl) };
     }),
   );
   methods.set(
     'auth_v2.API/RevokeAuthToken',
-    unary(async (raw) => ({
-      number: String(bindings.revokeToken(String(asObject(raw).token ?? ''))),
+    typedUnary(auth_v2.RevokeAuthTokenRequestSchema, async (body) => ({
+      number: String(bindings.revokeToken(body.token)),
     })),
   );
   methods.set(
     'auth_v2.API/RevokeAuthTokensForUser',
-    unary(async (raw) => {
-      const username = String(asObject(raw).username ?? '');
+    typedUnary(auth_v2.RevokeAuthTokensForUserRequestSchema, async (body) => {
+      const username = body.username;
       if (!username) throw invalidArgument('username is required');
       return { number: String(bindings.revokeTokensOf(username)) };
     }),
