@@ -1,10 +1,12 @@
 import { failedPrecondition, invalidArgument, notFound } from '../../errors.ts';
-import { readEnum, readInt, readObject, readOptionalObject, readString } from '../wire.ts';
+import { EmptySchema } from '@bufbuild/protobuf/wkt';
+import { pps_v2, taskapi } from '@ivory/api/proto';
 import type { BranchPlace, DerivedBranchEdges } from '../pfs/provenance-walk.ts';
-import { readProjectName } from '../pfs/pfs-requests.ts';
+import { projectNameOf } from '../pfs/pfs-refs.ts';
 import type { PfsStore } from '../pfs/pfs-store.ts';
 import { activateAuthNoOp } from '../pfs/activate-auth.ts';
-import { stream, unary, type MethodRegistry } from '../platform.ts';
+import type { MethodRegistry } from '../platform.ts';
+import { safeNumber, typedStream, typedUnary } from '../typed-method.ts';
 import type { Pps } from './index.ts';
 import { pipelineMessage } from './pps-messages.ts';
 import { isTerminal, jobStates, type JobRow } from './pps-store.ts';
@@ -76,14 +78,13 @@ export function registerPpsAdminApi(
   const add = (name: string, method: Parameters<MethodRegistry['set']>[1]) =>
     methods.set(`pps_v2.API/${name}`, method);
 
-  function getJob(value: unknown): JobRow {
-    const job = readObject(value, 'job');
-    const id = readString(job.id, 'job.id');
+  function getJob(job: pps_v2.Job | undefined): JobRow {
+    const id = job?.id ?? '';
     if (!id) throw invalidArgument('job.id is required');
-    const pipeline = readOptionalObject(job.pipeline, 'job.pipeline');
-    const name = pipeline ? readString(pipeline.name, 'job.pipeline.name') : '';
+    const pipeline = job?.pipeline;
+    const name = pipeline?.name ?? '';
     if (pipeline && name) {
-      const project = readProjectName(pipeline.project, 'job.pipeline.project');
+      const project = projectNameOf(pipeline.project);
       const row = pps.store.findJob(project, name, id);
       if (!row) throw notFound(`job ${id} not found in pipeline ${name}`);
       return row;
@@ -96,18 +97,22 @@ export function registerPpsAdminApi(
 
   add(
     'UpdateJobState',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
+    typedUnary(pps_v2.UpdateJobStateRequestSchema, async (req) => {
       const job = getJob(req.job);
-      const state = readEnum(req.state, jobStates, 'state');
+      const state = jobStates[req.state];
+      if (!state) throw invalidArgument(`state must be one of ${jobStates.join(', ')}`);
       if (state === 'JOB_STATE_UNKNOWN') throw invalidArgument('state is required');
       if (isTerminal(job.state))
         throw failedPrecondition(`job ${job.id} is already finished (${job.state})`);
-      const reason = readString(req.reason, 'reason');
+      const reason = req.reason;
       const counters: Partial<JobRow> = {};
-      const counter = (field: string, column: keyof JobRow) => {
-        if (req[field] !== undefined && req[field] !== null)
-          (counters as Record<string, number>)[column] = readInt(req[field], field);
+      // proto3 cannot tell 0 from unset: a counter at 0 is left as it is.
+      const counter = (
+        field: 'restart' | `data${'Processed' | 'Skipped' | 'Failed' | 'Recovered' | 'Total'}`,
+        column: keyof JobRow,
+      ) => {
+        if (req[field] !== 0n)
+          (counters as Record<string, number>)[column] = safeNumber(req[field], field);
       };
       counter('restart', 'restart');
       counter('dataProcessed', 'data_processed');
@@ -129,10 +134,8 @@ export function registerPpsAdminApi(
 
   add(
     'CheckStatus',
-    stream(async function* (raw) {
-      const req = readObject(raw, 'request');
-      const projectRef = readOptionalObject(req.project, 'project');
-      const projects = projectRef ? [readProjectName(projectRef, 'project')] : [];
+    typedStream(pps_v2.CheckStatusRequestSchema, async function* ({ context }) {
+      const projects = context.case === 'project' ? [projectNameOf(context.value)] : [];
       for (const project of projects) pfs.getProject(project);
       for (const state of pps.store.listStates(projects)) {
         const alerts: string[] = [];
@@ -154,14 +157,14 @@ export function registerPpsAdminApi(
 
   add(
     'ListTask',
-    stream(async function* () {
+    typedStream(taskapi.ListTaskRequestSchema, async function* () {
       // No task queue in the embedded platform: datums run in-process.
     }),
   );
 
   add(
     'DeleteAll',
-    unary(async () => {
+    typedUnary(EmptySchema, async () => {
       await deps.deleteAll();
       return {};
     }),

@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { invalidArgument } from '../../errors.ts';
-import { int64, readInt, readObject, readString } from '../wire.ts';
+import { EmptySchema } from '@bufbuild/protobuf/wkt';
+import { pps_v2 } from '@ivory/api/proto';
+import { int64 } from '../wire.ts';
 import type { NewFile, PfsStore } from '../pfs/pfs-store.ts';
-import { unary, type MethodRegistry } from '../platform.ts';
+import type { MethodRegistry } from '../platform.ts';
+import { safeNumber, typedUnary } from '../typed-method.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { Db } from '../storage/database.ts';
 import type { Pps } from './index.ts';
@@ -54,17 +57,16 @@ export function registerLoadTestApi(
 ): void {
   methods.set(
     'pps_v2.API/RunLoadTest',
-    unary(async (raw, signal) => {
-      const req = readObject(raw, 'request');
-      readString(req.dagSpec, 'dagSpec');
-      readString(req.stateId, 'stateId');
-      const spec = parseLoadSpec(readString(req.loadSpec, 'loadSpec'));
-      return runLoadTest(deps, spec, readInt(req.seed, 'seed'), signal);
+    typedUnary(pps_v2.RunLoadTestRequestSchema, async (req, signal) => {
+      const spec = parseLoadSpec(req.loadSpec);
+      return runLoadTest(deps, spec, safeNumber(req.seed, 'seed'), signal);
     }),
   );
   methods.set(
     'pps_v2.API/RunLoadTestDefault',
-    unary(async (_raw, signal) => runLoadTest(deps, defaultLoadSpec, 0, signal)),
+    typedUnary(EmptySchema, async (_request, signal) =>
+      runLoadTest(deps, defaultLoadSpec, 0, signal),
+    ),
   );
 }
 

@@ -1,28 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import { failedPrecondition, invalidArgument, notFound, unimplemented } from '../../errors.ts';
-import {
-  int64,
-  readBool,
-  readDuration,
-  readEnum,
-  readInt,
-  readList,
-  readObject,
-  readOptionalObject,
-  readString,
-  type WireObject,
-} from '../wire.ts';
+import { EmptySchema, durationMs, timestampMs } from '@bufbuild/protobuf/wkt';
+import { pps_v2, type pfs_v2 } from '@ivory/api/proto';
+import { int64 } from '../wire.ts';
 import type { PfsMessages } from '../pfs/pfs-messages.ts';
-import {
-  defaultProject,
-  readCommitRef,
-  readProjectName,
-  readProjectNamesOrAll,
-  resolveCommitRef,
-} from '../pfs/pfs-requests.ts';
+import { commitRefOf, projectNameOf, projectPickerNamesOrAll } from '../pfs/pfs-refs.ts';
+import { resolveCommitRef } from '../pfs/pfs-requests.ts';
 import type { PfsStore } from '../pfs/pfs-store.ts';
-import { stream, unary, type MethodRegistry } from '../platform.ts';
+import { unary, type MethodRegistry } from '../platform.ts';
+import { safeNumber, typedStream, typedUnary } from '../typed-method.ts';
 import { waitForWake } from '../wait.ts';
 import type { DatumFile } from './datums.ts';
 import { jqPredicate, keepMatching, type JqPredicate } from './jq-filter.ts';
@@ -49,16 +36,14 @@ interface PipelineName {
   name: string;
 }
 
-function readPipeline(value: unknown, field: string): PipelineName {
-  const pipeline = readObject(value, field);
-  const name = readString(pipeline.name, `${field}.name`);
+/** A request's pipeline; its name is required. */
+export function pipelineNameOf(pipeline: pps_v2.Pipeline | undefined, field: string): PipelineName {
+  const name = pipeline?.name ?? '';
   if (!name) throw invalidArgument(`${field}.name is required`);
-  return { project: readProjectName(pipeline.project, `${field}.project`), name };
+  return { project: projectNameOf(pipeline?.project), name };
 }
 
-function readProjects(value: unknown, field: string): string[] {
-  return readList(value, field).map((p, i) => readProjectName(p, `${field}[${i}]`));
-}
+const projectNames = (projects: readonly pfs_v2.Project[]): string[] => projects.map(projectNameOf);
 
 /** Waits for the next event on `emitter` (or abort / timeout). */
 function nextEvent(
@@ -82,7 +67,7 @@ function nextEvent(
 }
 
 const needsCluster = (method: string) =>
-  unary(async () => {
+  typedUnary(pps_v2.LokiRequestSchema, async () => {
     throw unimplemented(`${method} needs a Kubernetes cluster; the embedded platform has none`);
   });
 
@@ -93,13 +78,11 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
   const add = (name: string, method: Parameters<MethodRegistry['set']>[1]) =>
     methods.set(`pps_v2.API/${name}`, method);
 
-  function getJob(value: unknown, field: string): JobRow {
-    const job = readObject(value, field);
-    const id = readString(job.id, `${field}.id`);
+  function getJob(job: pps_v2.Job | undefined, field: string): JobRow {
+    const id = job?.id ?? '';
     if (!id) throw invalidArgument(`${field}.id is required`);
-    const pipelineRef = readOptionalObject(job.pipeline, `${field}.pipeline`);
-    if (pipelineRef && readString(pipelineRef.name, `${field}.pipeline.name`)) {
-      const pipeline = readPipeline(pipelineRef, `${field}.pipeline`);
+    if (job?.pipeline?.name) {
+      const pipeline = pipelineNameOf(job.pipeline, `${field}.pipeline`);
       const row = store.findJob(pipeline.project, pipeline.name, id);
       if (!row) throw notFound(`job ${id} not found in pipeline ${pipeline.name}`);
       return row;
@@ -125,24 +108,21 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
 
   add(
     'CreatePipelineV2',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      const effective = await pipelines.create(
-        readString(req.createPipelineRequestJson, 'createPipelineRequestJson'),
-        {
-          update: readBool(req.update, 'update'),
-          reprocess: readBool(req.reprocess, 'reprocess'),
-          dryRun: readBool(req.dryRun, 'dryRun'),
-        },
-      );
+    typedUnary(pps_v2.CreatePipelineV2RequestSchema, async (req) => {
+      const effective = await pipelines.create(req.createPipelineRequestJson, {
+        update: req.update,
+        reprocess: req.reprocess,
+        dryRun: req.dryRun,
+      });
       return { effectiveCreatePipelineRequestJson: JSON.stringify(effective) };
     }),
   );
 
+  // The request is the pipeline spec itself: read as JSON by the spec's own reader (spec.ts).
   add(
     'CreatePipeline',
     unary(async (raw) => {
-      await pipelines.create(readObject(raw, 'request'), {
+      await pipelines.create(raw as Record<string, unknown>, {
         update: false,
         reprocess: false,
         dryRun: false,
@@ -153,9 +133,8 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
 
   add(
     'InspectPipeline',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      const name = readPipeline(req.pipeline, 'pipeline');
+    typedUnary(pps_v2.InspectPipelineRequestSchema, async (req) => {
+      const name = pipelineNameOf(req.pipeline, 'pipeline');
       const state = pipelines.getState(name.project, name.name);
       return messages.pipelineInfo(
         state,
@@ -167,20 +146,17 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
 
   add(
     'ListPipeline',
-    stream(async function* (raw) {
-      const req = readObject(raw, 'request');
-      const history = readInt(req.history, 'history');
-      const keep = await jqPredicate(readString(req.jqFilter, 'jqFilter'));
-      const one = readOptionalObject(req.pipeline, 'pipeline');
-      let states = store.listStates(readProjects(req.projects, 'projects'));
-      if (one && readString(one.name, 'pipeline.name')) {
-        const name = readPipeline(one, 'pipeline');
+    typedStream(pps_v2.ListPipelineRequestSchema, async function* (req) {
+      const history = safeNumber(req.history, 'history');
+      const keep = await jqPredicate(req.jqFilter);
+      let states = store.listStates(projectNames(req.projects));
+      if (req.pipeline?.name) {
+        const name = pipelineNameOf(req.pipeline, 'pipeline');
         states = [pipelines.getState(name.project, name.name)];
       }
-      const page = readOptionalObject(req.page, 'page');
-      const pageSize = page ? readInt(page.pageSize, 'page.pageSize') : 0;
+      const pageSize = req.page ? safeNumber(req.page.pageSize, 'page.pageSize') : 0;
       if (pageSize > 0) {
-        const start = readInt(page?.pageIndex, 'page.pageIndex') * pageSize;
+        const start = safeNumber(req.page?.pageIndex ?? 0n, 'page.pageIndex') * pageSize;
         states = states.slice(start, start + pageSize);
       }
       for (const state of states) {
@@ -194,17 +170,16 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
 
   add(
     'DeletePipeline',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      const name = readPipeline(req.pipeline, 'pipeline');
+    typedUnary(pps_v2.DeletePipelineRequestSchema, async (req) => {
+      const name = pipelineNameOf(req.pipeline, 'pipeline');
       if (!store.findState(name.project, name.name)) {
         // Like Pachyderm: deleting a missing pipeline is an error only with mustExist.
-        if (readBool(req.mustExist, 'mustExist')) pipelines.getState(name.project, name.name);
+        if (req.mustExist) pipelines.getState(name.project, name.name);
         return {};
       }
       await pipelines.delete(name.project, name.name, {
-        keepRepo: readBool(req.keepRepo, 'keepRepo'),
-        force: readBool(req.force, 'force'),
+        keepRepo: req.keepRepo,
+        force: req.force,
       });
       return {};
     }),
@@ -212,17 +187,16 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
 
   add(
     'DeletePipelines',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      const projects = readProjects(req.projects, 'projects');
-      if (projects.length === 0 && !readBool(req.all, 'all'))
+    typedUnary(pps_v2.DeletePipelinesRequestSchema, async (req) => {
+      const projects = projectNames(req.projects);
+      if (projects.length === 0 && !req.all)
         throw invalidArgument('DeletePipelines needs projects or all');
       const states = store.listStates(projects);
       // Downstream first, so no pipeline is deleted while another still reads it.
       const deleted: PipelineName[] = [];
       for (const state of states.reverse()) {
         await pipelines.delete(state.project, state.name, {
-          keepRepo: readBool(req.keepRepo, 'keepRepo'),
+          keepRepo: req.keepRepo,
           force: true,
         });
         deleted.push({ project: state.project, name: state.name });
@@ -233,8 +207,8 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
 
   add(
     'StartPipeline',
-    unary(async (raw) => {
-      const name = readPipeline(readObject(raw, 'request').pipeline, 'pipeline');
+    typedUnary(pps_v2.StartPipelineRequestSchema, async (req) => {
+      const name = pipelineNameOf(req.pipeline, 'pipeline');
       pipelines.start(name.project, name.name);
       return {};
     }),
@@ -242,8 +216,8 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
 
   add(
     'StopPipeline',
-    unary(async (raw) => {
-      const name = readPipeline(readObject(raw, 'request').pipeline, 'pipeline');
+    typedUnary(pps_v2.StopPipelineRequestSchema, async (req) => {
+      const name = pipelineNameOf(req.pipeline, 'pipeline');
       pipelines.stop(name.project, name.name);
       return {};
     }),
@@ -251,20 +225,18 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
 
   add(
     'RerunPipeline',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      const name = readPipeline(req.pipeline, 'pipeline');
-      await pipelines.rerun(name.project, name.name, readBool(req.reprocess, 'reprocess'));
+    typedUnary(pps_v2.RerunPipelineRequestSchema, async (req) => {
+      const name = pipelineNameOf(req.pipeline, 'pipeline');
+      await pipelines.rerun(name.project, name.name, req.reprocess);
       return {};
     }),
   );
 
   add(
     'RunPipeline',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      const name = readPipeline(req.pipeline, 'pipeline');
-      const provenance = readList(req.provenance, 'provenance');
+    typedUnary(pps_v2.RunPipelineRequestSchema, async (req) => {
+      const name = pipelineNameOf(req.pipeline, 'pipeline');
+      const provenance = req.provenance;
       const state = pipelines.getState(name.project, name.name);
       if (provenance.length === 0) {
         await pipelines.rerun(name.project, name.name, false);
@@ -274,7 +246,7 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
       const spec = runner.spec(name.project, name.name);
       const leaves = inputLeaves(spec.input);
       const refs = provenance.map((p, i) => {
-        const { repo, commit } = resolveCommitRef(pfs, readCommitRef(p, `provenance[${i}]`));
+        const { repo, commit } = resolveCommitRef(pfs, commitRefOf(p));
         const leaf = leaves.find((l) => l.repo === repo.name && l.project === repo.project);
         if (!leaf) throw invalidArgument(`provenance[${i}] is not an input of ${name.name}`);
         return { name: leaf.name, commitRowid: commit.rowid };
@@ -285,19 +257,15 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
         const head = pfs.resolveCommit(repo, '', leaf.kind === 'cron' ? 'master' : leaf.branch);
         refs.push({ name: leaf.name, commitRowid: head.rowid });
       }
-      runner.createJob(
-        state,
-        readString(req.jobId, 'jobId') || randomBytes(16).toString('hex'),
-        refs,
-      );
+      runner.createJob(state, req.jobId || randomBytes(16).toString('hex'), refs);
       return {};
     }),
   );
 
   add(
     'RunCron',
-    unary(async (raw) => {
-      const name = readPipeline(readObject(raw, 'request').pipeline, 'pipeline');
+    typedUnary(pps_v2.RunCronRequestSchema, async (req) => {
+      const name = pipelineNameOf(req.pipeline, 'pipeline');
       pipelines.getState(name.project, name.name);
       await runner.runCron(name.project, name.name);
       return {};
@@ -306,8 +274,8 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
 
   add(
     'PipelinesSummary',
-    unary(async (raw) => {
-      const names = readProjectNamesOrAll(readObject(raw, 'request').projects, () =>
+    typedUnary(pps_v2.PipelinesSummaryRequestSchema, async (req) => {
+      const names = projectPickerNamesOrAll(req.projects, () =>
         pfs.listProjects().map((project) => project.name),
       );
       return {
@@ -335,10 +303,9 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
 
   add(
     'CheckStatus',
-    stream(async function* (raw) {
-      const req = readObject(raw, 'request');
-      const projectRef = readOptionalObject(req.project, 'project');
-      const projects = projectRef ? [readProjectName(projectRef, 'project')] : [];
+    typedStream(pps_v2.CheckStatusRequestSchema, async function* (req) {
+      const { context } = req;
+      const projects = context.case === 'project' ? [projectNameOf(context.value)] : [];
       for (const state of store.listStates(projects)) {
         const alerts: string[] = [];
         if (state.last_job_state === 'JOB_FAILURE') alerts.push('the last job failed');
@@ -356,20 +323,21 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
 
   add(
     'InspectJob',
-    unary(async (raw, signal) => {
-      const req = readObject(raw, 'request');
+    typedUnary(pps_v2.InspectJobRequestSchema, async (req, signal) => {
       let job = getJob(req.job, 'job');
-      if (readBool(req.wait, 'wait')) job = await waitTerminal(job, signal);
-      return messages.jobInfo(job, readBool(req.details, 'details'));
+      if (req.wait) job = await waitTerminal(job, signal);
+      return messages.jobInfo(job, req.details);
     }),
   );
 
-  function listJobs(req: WireObject, keep: JqPredicate | null, details: boolean): JobRow[] {
-    const one = readOptionalObject(req.pipeline, 'pipeline');
-    const pipeline =
-      one && readString(one.name, 'pipeline.name') ? readPipeline(one, 'pipeline') : undefined;
-    let jobs = store.listJobs({ projects: readProjects(req.projects, 'projects'), pipeline });
-    const history = readInt(req.history, 'history');
+  function listJobs(
+    req: pps_v2.ListJobRequest,
+    keep: JqPredicate | null,
+    details: boolean,
+  ): JobRow[] {
+    const pipeline = req.pipeline?.name ? pipelineNameOf(req.pipeline, 'pipeline') : undefined;
+    let jobs = store.listJobs({ projects: projectNames(req.projects), pipeline });
+    const history = safeNumber(req.history, 'history');
     if (history >= 0) {
       const current = new Map(store.listStates().map((s) => [`${s.project}/${s.name}`, s.version]));
       jobs = jobs.filter((job) => {
@@ -377,12 +345,10 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
         return job.pipeline_version >= version - history;
       });
     }
-    const inputCommits = readList(req.inputCommit, 'inputCommit');
+    const inputCommits = req.inputCommit;
     if (inputCommits.length > 0) {
       const wanted = new Set(
-        inputCommits.map(
-          (c, i) => resolveCommitRef(pfs, readCommitRef(c, `inputCommit[${i}]`)).commit.rowid,
-        ),
+        inputCommits.map((c) => resolveCommitRef(pfs, commitRefOf(c)).commit.rowid),
       );
       jobs = jobs.filter((job) => {
         const refs = job.input_commits
@@ -391,53 +357,50 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
         return refs.some((r) => wanted.has(r.commitRowid));
       });
     }
-    const marker = readString(req.paginationMarker, 'paginationMarker');
-    const reverse = readBool(req.reverse, 'reverse');
+    const marker = req.paginationMarker;
+    const reverse = req.reverse;
     if (reverse) jobs.reverse();
     if (marker) {
-      const at = Date.parse(marker);
+      const at = timestampMs(marker);
       jobs = jobs.filter((job) => (reverse ? job.created_at > at : job.created_at < at));
     }
     jobs = keepMatching(jobs, (job) => messages.jobInfo(job, details), keep);
-    const number = readInt(req.number, 'number');
+    const number = safeNumber(req.number, 'number');
     return number > 0 ? jobs.slice(0, number) : jobs;
   }
 
   add(
     'ListJob',
-    stream(async function* (raw) {
-      const req = readObject(raw, 'request');
-      const details = readBool(req.details, 'details');
-      const keep = await jqPredicate(readString(req.jqFilter, 'jqFilter'));
+    typedStream(pps_v2.ListJobRequestSchema, async function* (req) {
+      const details = req.details;
+      const keep = await jqPredicate(req.jqFilter);
       for (const job of listJobs(req, keep, details)) yield messages.jobInfo(job, details);
     }),
   );
 
   add(
     'InspectJobSet',
-    stream(async function* (raw, signal) {
-      const req = readObject(raw, 'request');
-      const id = readString(readObject(req.jobSet, 'jobSet').id, 'jobSet.id');
+    typedStream(pps_v2.InspectJobSetRequestSchema, async function* (req, signal) {
+      const id = req.jobSet?.id ?? '';
       let jobs = store.jobsWithId(id);
-      if (readBool(req.wait, 'wait')) {
+      if (req.wait) {
         while (!signal.aborted && jobs.some((job) => !isTerminal(job.state))) {
           await nextEvent(runner.jobEvents, 'job', signal);
           jobs = store.jobsWithId(id);
         }
       }
-      const details = readBool(req.details, 'details');
+      const details = req.details;
       for (const job of jobs) yield messages.jobInfo(job, details);
     }),
   );
 
   add(
     'ListJobSet',
-    stream(async function* (raw) {
-      const req = readObject(raw, 'request');
-      const details = readBool(req.details, 'details');
-      const keep = await jqPredicate(readString(req.jqFilter, 'jqFilter'));
+    typedStream(pps_v2.ListJobSetRequestSchema, async function* (req) {
+      const details = req.details;
+      const keep = await jqPredicate(req.jqFilter);
       const jobs = keepMatching(
-        store.listJobs({ projects: readProjects(req.projects, 'projects') }),
+        store.listJobs({ projects: projectNames(req.projects) }),
         (job) => messages.jobInfo(job, details),
         keep,
       );
@@ -450,16 +413,16 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
         }
         byId.get(job.id)?.push(job);
       }
-      const reverse = readBool(req.reverse, 'reverse');
+      const reverse = req.reverse;
       if (reverse) order.reverse();
       const created = (id: string) => Math.min(...(byId.get(id) ?? []).map((j) => j.created_at));
-      const marker = readString(req.paginationMarker, 'paginationMarker');
+      const marker = req.paginationMarker;
       let ids = order;
       if (marker) {
-        const at = Date.parse(marker);
+        const at = timestampMs(marker);
         ids = ids.filter((id) => (reverse ? created(id) > at : created(id) < at));
       }
-      const number = readInt(req.number, 'number');
+      const number = safeNumber(req.number, 'number');
       if (number > 0) ids = ids.slice(0, number);
       for (const id of ids) {
         yield {
@@ -475,11 +438,10 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
 
   add(
     'SubscribeJob',
-    stream(async function* (raw, signal) {
-      const req = readObject(raw, 'request');
-      const name = readPipeline(req.pipeline, 'pipeline');
+    typedStream(pps_v2.SubscribeJobRequestSchema, async function* (req, signal) {
+      const name = pipelineNameOf(req.pipeline, 'pipeline');
       pipelines.getState(name.project, name.name);
-      const details = readBool(req.details, 'details');
+      const details = req.details;
       const queue: JobRow[] = [];
       let wake: (() => void) | null = null;
       const listener = (job: JobRow) => {
@@ -505,18 +467,17 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
 
   add(
     'StopJob',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
+    typedUnary(pps_v2.StopJobRequestSchema, async (req) => {
       const job = getJob(req.job, 'job');
-      await runner.stopJob(job, readString(req.reason, 'reason') || 'stopped by a user');
+      await runner.stopJob(job, req.reason || 'stopped by a user');
       return {};
     }),
   );
 
   add(
     'DeleteJob',
-    unary(async (raw) => {
-      const job = getJob(readObject(raw, 'request').job, 'job');
+    typedUnary(pps_v2.DeleteJobRequestSchema, async (req) => {
+      const job = getJob(req.job, 'job');
       await runner.stopJob(job, 'the job was deleted');
       store.deleteJob(job.rowid);
       logs.deleteJob(job.id, job.project, job.pipeline);
@@ -528,24 +489,23 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
 
   add(
     'ListDatum',
-    stream(async function* (raw) {
-      const req = readObject(raw, 'request');
-      if (readOptionalObject(req.input, 'input'))
+    typedStream(pps_v2.ListDatumRequestSchema, async function* (req) {
+      if (req.input)
         throw unimplemented('ListDatum with an input (no job) is not implemented yet; pass a job');
       const job = getJob(req.job, 'job');
-      const filter = readOptionalObject(req.filter, 'filter');
-      const states = filter
-        ? readList(filter.state, 'filter.state').map((s, i) =>
-            readEnum(s, datumStates, `filter.state[${i}]`),
-          )
-        : [];
+      const states = (req.filter?.state ?? []).map((s, i) => {
+        const name = datumStates[s];
+        if (!name)
+          throw invalidArgument(`filter.state[${i}] must be one of ${datumStates.join(', ')}`);
+        return name;
+      });
       let datums = store.datums(job.rowid).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       if (states.length > 0) datums = datums.filter((d) => states.includes(d.state));
-      const reverse = readBool(req.reverse, 'reverse');
+      const reverse = req.reverse;
       if (reverse) datums.reverse();
-      const marker = readString(req.paginationMarker, 'paginationMarker');
+      const marker = req.paginationMarker;
       if (marker) datums = datums.filter((d) => (reverse ? d.id < marker : d.id > marker));
-      const number = readInt(req.number, 'number');
+      const number = safeNumber(req.number, 'number');
       if (number > 0) datums = datums.slice(0, number);
       for (const datum of datums) yield messages.datumInfo(job, datum);
     }),
@@ -553,10 +513,9 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
 
   add(
     'InspectDatum',
-    unary(async (raw) => {
-      const datumRef = readObject(readObject(raw, 'request').datum, 'datum');
-      const job = getJob(datumRef.job, 'datum.job');
-      const id = readString(datumRef.id, 'datum.id');
+    typedUnary(pps_v2.InspectDatumRequestSchema, async (req) => {
+      const job = getJob(req.datum?.job, 'datum.job');
+      const id = req.datum?.id ?? '';
       const datum = store.datum(job.rowid, id);
       if (!datum) throw notFound(`datum ${id} not found in job ${job.id}`);
       return messages.datumInfo(job, datum);
@@ -565,16 +524,13 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
 
   add(
     'RestartDatum',
-    unary(async (raw, signal) => {
-      const req = readObject(raw, 'request');
+    typedUnary(pps_v2.RestartDatumRequestSchema, async (req, signal) => {
       let job = getJob(req.job, 'job');
       if (!isTerminal(job.state)) job = await waitTerminal(job, signal);
       const failed = store
         .datums(job.rowid)
         .filter((d) => d.state === 'FAILED' || d.state === 'RECOVERED');
-      const filters = readList(req.dataFilters, 'dataFilters').map((f, i) =>
-        readString(f, `dataFilters[${i}]`),
-      );
+      const filters = req.dataFilters;
       const chosen = failed.filter(
         (d) =>
           filters.length === 0 ||
@@ -597,39 +553,30 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
 
   add(
     'GetLogs',
-    stream(async function* (raw, signal) {
-      const req = readObject(raw, 'request');
+    typedStream(pps_v2.GetLogsRequestSchema, async function* (req, signal) {
       const filter: LogFilter = {};
       let followJob: JobRow | undefined;
-      const pipelineRef = readOptionalObject(req.pipeline, 'pipeline');
-      if (pipelineRef && readString(pipelineRef.name, 'pipeline.name')) {
-        const name = readPipeline(pipelineRef, 'pipeline');
+      if (req.pipeline?.name) {
+        const name = pipelineNameOf(req.pipeline, 'pipeline');
         pipelines.getState(name.project, name.name);
         filter.project = name.project;
         filter.pipeline = name.name;
       }
-      const jobRef = readOptionalObject(req.job, 'job');
-      const datumRef = readOptionalObject(req.datum, 'datum');
-      const datumJob = datumRef ? readOptionalObject(datumRef.job, 'datum.job') : null;
-      if (jobRef && readString(jobRef.id, 'job.id')) followJob = getJob(jobRef, 'job');
-      else if (datumJob && readString(datumJob.id, 'datum.job.id'))
-        followJob = getJob(datumJob, 'datum.job');
+      const datumRef = req.datum;
+      if (req.job?.id) followJob = getJob(req.job, 'job');
+      else if (datumRef?.job?.id) followJob = getJob(datumRef.job, 'datum.job');
       if (followJob) {
         filter.project = followJob.project;
         filter.pipeline = followJob.pipeline;
         filter.jobId = followJob.id;
       }
-      if (datumRef && readString(datumRef.id, 'datum.id'))
-        filter.datumId = readString(datumRef.id, 'datum.id');
-      filter.master = readBool(req.master, 'master');
-      const sinceMs = readDuration(req.since, 'since');
+      if (datumRef?.id) filter.datumId = datumRef.id;
+      filter.master = req.master;
+      const sinceMs = req.since ? durationMs(req.since) : 0;
       if (sinceMs > 0) filter.sinceMs = Date.now() - sinceMs;
-      readBool(req.useLokiBackend, 'useLokiBackend');
-      const dataFilters = readList(req.dataFilters, 'dataFilters').map((f, i) =>
-        readString(f, `dataFilters[${i}]`),
-      );
-      const tail = readInt(req.tail, 'tail');
-      const follow = readBool(req.follow, 'follow');
+      const dataFilters = req.dataFilters;
+      const tail = safeNumber(req.tail, 'tail');
+      const follow = req.follow;
 
       const dataCache = new Map<string, DatumFile[]>();
       const datumData = (line: LogLine): DatumFile[] => {
@@ -703,30 +650,30 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
 
   add(
     'CreateSecret',
-    unary(async (raw) => {
-      const file = readString(readObject(raw, 'request').file, 'file');
-      secrets.create(Buffer.from(file, 'base64'));
+    typedUnary(pps_v2.CreateSecretRequestSchema, async (req) => {
+      secrets.create(Buffer.from(req.file.buffer, req.file.byteOffset, req.file.byteLength));
       return {};
     }),
   );
 
-  const secretName = (raw: unknown) =>
-    readString(readObject(readObject(raw, 'request').secret, 'secret').name, 'secret.name');
-
   add(
     'ListSecret',
-    unary(async () => ({ secretInfo: secrets.list().map((row) => messages.secretInfo(row)) })),
+    typedUnary(EmptySchema, async () => ({
+      secretInfo: secrets.list().map((row) => messages.secretInfo(row)),
+    })),
   );
 
   add(
     'InspectSecret',
-    unary(async (raw) => messages.secretInfo(secrets.get(secretName(raw)))),
+    typedUnary(pps_v2.InspectSecretRequestSchema, async (req) =>
+      messages.secretInfo(secrets.get(req.secret?.name ?? '')),
+    ),
   );
 
   add(
     'DeleteSecret',
-    unary(async (raw) => {
-      secrets.delete(secretName(raw));
+    typedUnary(pps_v2.DeleteSecretRequestSchema, async (req) => {
+      secrets.delete(req.secret?.name ?? '');
       return {};
     }),
   );
@@ -735,30 +682,27 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
 
   add(
     'GetClusterDefaults',
-    unary(async () => ({ clusterDefaultsJson: store.clusterDefaults() })),
+    typedUnary(pps_v2.GetClusterDefaultsRequestSchema, async () => ({
+      clusterDefaultsJson: store.clusterDefaults(),
+    })),
   );
 
   add(
     'SetClusterDefaults',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      const affected = await pipelines.applyDefaults(
-        'cluster',
-        readString(req.clusterDefaultsJson, 'clusterDefaultsJson'),
-        {
-          regenerate: readBool(req.regenerate, 'regenerate'),
-          reprocess: readBool(req.reprocess, 'reprocess'),
-          dryRun: readBool(req.dryRun, 'dryRun'),
-        },
-      );
+    typedUnary(pps_v2.SetClusterDefaultsRequestSchema, async (req) => {
+      const affected = await pipelines.applyDefaults('cluster', req.clusterDefaultsJson, {
+        regenerate: req.regenerate,
+        reprocess: req.reprocess,
+        dryRun: req.dryRun,
+      });
       return { affectedPipelines: affected.map((p) => pipelineMessage(p.project, p.name)) };
     }),
   );
 
   add(
     'GetProjectDefaults',
-    unary(async (raw) => {
-      const project = readProjectName(readObject(raw, 'request').project, 'project');
+    typedUnary(pps_v2.GetProjectDefaultsRequestSchema, async (req) => {
+      const project = projectNameOf(req.project);
       pfs.getProject(project);
       const defaults = store.projectDefaults(project);
       return {
@@ -771,19 +715,14 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
 
   add(
     'SetProjectDefaults',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      const project = readProjectName(req.project, 'project') || defaultProject;
+    typedUnary(pps_v2.SetProjectDefaultsRequestSchema, async (req) => {
+      const project = projectNameOf(req.project);
       pfs.getProject(project);
-      const affected = await pipelines.applyDefaults(
-        { project },
-        readString(req.projectDefaultsJson, 'projectDefaultsJson'),
-        {
-          regenerate: readBool(req.regenerate, 'regenerate'),
-          reprocess: readBool(req.reprocess, 'reprocess'),
-          dryRun: readBool(req.dryRun, 'dryRun'),
-        },
-      );
+      const affected = await pipelines.applyDefaults({ project }, req.projectDefaultsJson, {
+        regenerate: req.regenerate,
+        reprocess: req.reprocess,
+        dryRun: req.dryRun,
+      });
       return { affectedPipelines: affected.map((p) => pipelineMessage(p.project, p.name)) };
     }),
   );

@@ -1,7 +1,8 @@
 import { Jsonnet } from '@hanazuki/node-jsonnet';
 import { invalidArgument } from '../../errors.ts';
-import { readObject, readString, readStringMap } from '../wire.ts';
-import { unary, type MethodRegistry } from '../platform.ts';
+import { pps_v2 } from '@ivory/api/proto';
+import type { MethodRegistry } from '../platform.ts';
+import { typedUnary } from '../typed-method.ts';
 
 /** Templates larger than this are refused (3). */
 const maxTemplateBytes = 1024 * 1024;
@@ -22,10 +23,7 @@ const maxTemplateBytes = 1024 * 1024;
 export function registerRenderTemplateApi(methods: MethodRegistry): void {
   methods.set(
     'pps_v2.API/RenderTemplate',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      const template = readString(req.template, 'template');
-      const args = readStringMap(req.args, 'args');
+    typedUnary(pps_v2.RenderTemplateRequestSchema, async ({ template, args }) => {
       if (!template.trim()) throw invalidArgument('template is required');
       if (Buffer.byteLength(template) > maxTemplateBytes)
         throw invalidArgument(`template is larger than ${maxTemplateBytes} bytes`);
