@@ -25,7 +25,11 @@ export type Method = (
   | { kind: 'unary'; handler: UnaryHandler }
   | { kind: 'stream'; handler: StreamHandler }
   | { kind: 'clientStream'; handler: ClientStreamHandler }
-) & { requestSchema?: DescMessage };
+) & {
+  requestSchema?: DescMessage;
+  /** The method's own lenient JSON forms (aliases) rewritten to the protocol's, before decoding. */
+  requestJson?: (body: unknown) => unknown;
+};
 
 /** Keyed by full method name, e.g. "pfs_v2.API/CreateRepo". */
 export type MethodRegistry = Map<string, Method>;

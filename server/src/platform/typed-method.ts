@@ -1,4 +1,10 @@
-import { fromJson, type DescMessage, type JsonValue, type MessageShape } from '@bufbuild/protobuf';
+import {
+  fromJson,
+  type DescEnum,
+  type DescMessage,
+  type JsonValue,
+  type MessageShape,
+} from '@bufbuild/protobuf';
 import { protoRegistry } from '@ivory/api/proto';
 import { invalidArgument } from '../errors.ts';
 import type { Method } from './platform.ts';
@@ -12,21 +18,30 @@ import { normaliseKeys } from './wire.ts';
  * JSON, built by the handler. Semantic checks (a name must not be empty) stay in handlers.
  */
 
+export interface TypedOptions {
+  /** Rewrites the gateway JSON's aliases of this method to protobuf JSON (before fromJson). */
+  requestJson?: (body: unknown) => unknown;
+}
+
 export const typedUnary = <D extends DescMessage>(
   requestSchema: D,
   handler: (request: MessageShape<D>, signal: AbortSignal) => Promise<unknown>,
+  options: TypedOptions = {},
 ): Method => ({
   kind: 'unary',
   requestSchema,
+  ...options,
   handler: (request, signal) => handler(request as MessageShape<D>, signal),
 });
 
 export const typedStream = <D extends DescMessage>(
   requestSchema: D,
   handler: (request: MessageShape<D>, signal: AbortSignal) => AsyncIterable<unknown>,
+  options: TypedOptions = {},
 ): Method => ({
   kind: 'stream',
   requestSchema,
+  ...options,
   handler: (request, signal) => handler(request as MessageShape<D>, signal),
 });
 
@@ -39,18 +54,101 @@ const jsonOptions = { ignoreUnknownFields: true, registry: protoRegistry } as co
  */
 export function decodeJsonRequest(method: Method, body: unknown): unknown {
   if (!method.requestSchema) return normaliseKeys(body);
-  return messageFromJson(method.requestSchema, body);
+  return messageFromJson(method.requestSchema, method.requestJson?.(body) ?? body);
 }
 
 /** `json` as the message `schema`; a value that does not fit is INVALID_ARGUMENT naming its field. */
 export function messageFromJson<D extends DescMessage>(schema: D, json: unknown): MessageShape<D> {
+  let message: MessageShape<D>;
   try {
-    return fromJson(schema, json as JsonValue, jsonOptions);
+    message = fromJson(schema, json as JsonValue, jsonOptions);
   } catch (error) {
     const path = failingField(schema, json, '');
     const reason = (error as Error).message;
     throw invalidArgument(path ? `${path}: ${reason}` : `${schema.typeName}: ${reason}`);
   }
+  // ignoreUnknownFields also drops enum names it does not know; a misspelt one is an error.
+  if (reachesEnum(schema)) {
+    const bad = unknownEnumName(schema, json, '');
+    if (bad) throw invalidArgument(`${bad.path} must be one of ${bad.names}, not ${bad.value}`);
+  }
+  return message;
+}
+
+const enumReach = new WeakMap<DescMessage, boolean>();
+
+/** Whether a request of `schema` can hold an enum (cached per request schema). */
+function reachesEnum(schema: DescMessage): boolean {
+  let reach = enumReach.get(schema);
+  if (reach === undefined) {
+    const seen = new Set<DescMessage>();
+    const walk = (message: DescMessage): boolean => {
+      if (seen.has(message) || ownJsonForm(message)) return false;
+      seen.add(message);
+      return message.fields.some((field) => {
+        if (field.fieldKind === 'enum') return true;
+        if (field.fieldKind === 'list')
+          return field.listKind === 'enum' || (field.listKind === 'message' && walk(field.message));
+        if (field.fieldKind === 'map')
+          return field.mapKind === 'enum' || (field.mapKind === 'message' && walk(field.message));
+        return field.fieldKind === 'message' && walk(field.message);
+      });
+    };
+    reach = walk(schema);
+    enumReach.set(schema, reach);
+  }
+  return reach;
+}
+
+const enumNames = (desc: DescEnum) => desc.values.flatMap((value) => [value.name, value.jsonName]);
+
+interface UnknownEnum {
+  path: string;
+  names: string;
+  value: string;
+}
+
+/** The first enum given by a name its enum does not have, walking only the keys `json` holds. */
+function unknownEnumName(
+  schema: DescMessage,
+  json: unknown,
+  prefix: string,
+): UnknownEnum | undefined {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
+  for (const [key, value] of Object.entries(json)) {
+    const field = schema.fields.find((f) => f.jsonName === key || f.name === key);
+    if (!field || value === null || value === undefined) continue;
+    const path = prefix ? `${prefix}.${field.jsonName}` : field.jsonName;
+    const check = (desc: DescEnum, item: unknown, at: string): UnknownEnum | undefined =>
+      typeof item === 'string' && !enumNames(desc).includes(item)
+        ? {
+            path: at,
+            names: desc.values.map((v) => v.name).join(', '),
+            value: JSON.stringify(item),
+          }
+        : undefined;
+    const inner = (message: DescMessage, item: unknown, at: string) =>
+      ownJsonForm(message) ? undefined : unknownEnumName(message, item, at);
+    let found: UnknownEnum | undefined;
+    if (field.fieldKind === 'enum') found = check(field.enum, value, path);
+    else if (field.fieldKind === 'message') found = inner(field.message, value, path);
+    else if (field.fieldKind === 'list' && Array.isArray(value)) {
+      for (let i = 0; i < value.length && !found; i++) {
+        if (field.listKind === 'enum') found = check(field.enum, value[i], `${path}[${i}]`);
+        else if (field.listKind === 'message')
+          found = inner(field.message, value[i], `${path}[${i}]`);
+      }
+    } else if (field.fieldKind === 'map' && typeof value === 'object') {
+      for (const [mapKey, item] of Object.entries(value)) {
+        if (field.mapKind === 'enum') found = check(field.enum, item, `${path}.${mapKey}`);
+        else if (field.mapKind === 'message')
+          found = inner(field.message, item, `${path}.${mapKey}`);
+        if (found) break;
+      }
+    }
+    if (found) return found;
+  }
+  return undefined;
 }
 
 const fits = (schema: DescMessage, json: unknown): boolean => {

@@ -189,7 +189,9 @@ export class Authorizer {
         return undefined;
       }
       case 'trialById': {
-        const id = typeof body.id === 'string' ? body.id : String(asObject(body.trial).id ?? '');
+        // `id` or `trial.id` (a generated request holds both, the unused one empty).
+        const id =
+          (typeof body.id === 'string' && body.id) || String(asObject(body.trial).id ?? '');
         const project = id ? this.deps.trialProject(id) : null;
         const permission = method.endsWith('/InspectTrial')
           ? 'PROJECT_LIST_REPO'
