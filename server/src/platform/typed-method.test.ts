@@ -1,4 +1,4 @@
-import { metadata, pfs_v2 } from '@ivory/api/proto';
+import { metadata, omni_v1, pfs_v2 } from '@ivory/api/proto';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../errors.ts';
 import { unary } from './platform.ts';
@@ -51,6 +51,32 @@ describe('typed methods', () => {
     expect(failure(() => messageFromJson(pfs_v2.ListCommitRequestSchema, [])).message).toMatch(
       /^pfs_v2\.ListCommitRequest: /,
     );
+  });
+
+  it('refuses an enum name its enum does not have, naming the field (ignoreUnknownFields would drop it)', () => {
+    const top = failure(() =>
+      messageFromJson(pfs_v2.ListCommitRequestSchema, { origin_kind: 'SOMETIMES' }),
+    );
+    expect(top.code).toBe(3);
+    expect(top.message).toMatch(/^originKind must be one of .*USER.*, not "SOMETIMES"$/);
+    const nested = failure(() =>
+      messageFromJson(omni_v1.ListTrialRequestSchema, {
+        filters: [
+          { field: 'flow', operator: 'EQ' },
+          { field: 'author', operator: 'ABOUT' },
+        ],
+      }),
+    );
+    expect(nested.message).toMatch(/^filters\[1\]\.operator must be one of EQ, NEQ/);
+    // Known names, numbers and unknown fields still pass.
+    const fine = messageFromJson(omni_v1.ListTrialRequestSchema, {
+      filters: [
+        { field: 'flow', operator: 'GTE' },
+        { field: 'flow', operator: 1 },
+      ],
+      whatever: 'x',
+    });
+    expect(fine.filters.map((f) => f.operator)).toEqual([3, 1]);
   });
 
   it('keeps JSON (lowerCamelCase keys) for methods without a schema', () => {

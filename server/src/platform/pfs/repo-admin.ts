@@ -1,17 +1,15 @@
+import { EmptySchema } from '@bufbuild/protobuf/wkt';
+import { pfs_v2, taskapi } from '@ivory/api/proto';
 import { alreadyExists, failedPrecondition, invalidArgument, notFound } from '../../errors.ts';
-import { int64, readBool, readList, readObject, readOptionalObject, readString } from '../wire.ts';
+import { int64, readList, readObject, readOptionalObject, readString } from '../wire.ts';
 import { stream, unary, type MethodRegistry } from '../platform.ts';
+import { typedStream, typedUnary } from '../typed-method.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { Db } from '../storage/database.ts';
 import { packTar } from './file-tar.ts';
 import type { PfsMessages } from './pfs-messages.ts';
-import {
-  readCommitRef,
-  readFileRef,
-  readProjectName,
-  readRepoRef,
-  resolveCommitRef,
-} from './pfs-requests.ts';
+import { commitRefOf, projectNameOf, repoRefOf } from './pfs-refs.ts';
+import { readFileRef, resolveCommitRef } from './pfs-requests.ts';
 import type { NewFile, PfsStore } from './pfs-store.ts';
 import { isOpen, type CommitRow, type RepoRow, type RepoType } from './rows.ts';
 
@@ -59,17 +57,15 @@ export function registerRepoAdminApi(
   const add = (name: string, method: Parameters<MethodRegistry['set']>[1]) =>
     methods.set(`pfs_v2.API/${name}`, method);
 
-  const readProjects = (value: unknown) =>
-    readList(value, 'projects').map((p, i) => readProjectName(p, `projects[${i}]`));
+  const projectNames = (projects: readonly pfs_v2.Project[]) => projects.map(projectNameOf);
 
   // ---- counts ---------------------------------------------------------------------------
 
   add(
     'CountRepo',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      const type = readString(req.type, 'type');
-      const projects = readProjects(req.projects);
+    typedUnary(pfs_v2.CountRepoRequestSchema, async (req) => {
+      const type = req.type;
+      const projects = projectNames(req.projects);
       for (const project of projects) store.getProject(project);
       const repos = store.listRepos({ type: type ? (type as RepoType) : null, projects });
       return { count: int64(repos.length) };
@@ -78,7 +74,9 @@ export function registerRepoAdminApi(
 
   add(
     'CountProject',
-    unary(async () => ({ count: int64(store.listProjects().length) })),
+    typedUnary(pfs_v2.CountProjectRequestSchema, async () => ({
+      count: int64(store.listProjects().length),
+    })),
   );
 
   // ---- repos ----------------------------------------------------------------------------
@@ -89,11 +87,9 @@ export function registerRepoAdminApi(
 
   add(
     'DeleteRepos',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      const projects = readProjects(req.projects);
-      const all = readBool(req.all, 'all');
-      const force = readBool(req.force, 'force');
+    typedUnary(pfs_v2.DeleteReposRequestSchema, async (req) => {
+      const projects = projectNames(req.projects);
+      const { all, force } = req;
       if (projects.length === 0 && !all) throw invalidArgument('DeleteRepos needs projects or all');
       for (const project of projects) store.getProject(project);
       const repos = store.listRepos({ type: 'user', projects: all ? [] : projects });
@@ -112,10 +108,9 @@ export function registerRepoAdminApi(
 
   add(
     'CopyRepo',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      const src = store.getRepo(readRepoRef(req.src, 'src'));
-      const dstRef = readRepoRef(req.dst, 'dst');
+    typedUnary(pfs_v2.CopyRepoRequestSchema, async (req) => {
+      const src = store.getRepo(repoRefOf(req.src));
+      const dstRef = repoRefOf(req.dst);
       if (!dstRef.name) throw invalidArgument('dst.name is required');
       if (store.findRepo(dstRef))
         throw alreadyExists(`repo ${dstRef.name} already exists in project ${dstRef.project}`);
@@ -153,9 +148,8 @@ export function registerRepoAdminApi(
 
   add(
     'ClearCommit',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      const { commit } = resolveCommitRef(store, readCommitRef(req.commit, 'commit'));
+    typedUnary(pfs_v2.ClearCommitRequestSchema, async (req) => {
+      const { commit } = resolveCommitRef(store, commitRefOf(req.commit));
       store.clearCommit(commit);
       return {};
     }),
@@ -200,7 +194,7 @@ export function registerRepoAdminApi(
 
   add(
     'DeleteAll',
-    unary(async () => {
+    typedUnary(EmptySchema, async () => {
       await deleteAll();
       return {};
     }),
@@ -208,13 +202,15 @@ export function registerRepoAdminApi(
 
   add(
     'ListTask',
-    stream(async function* () {
+    typedStream(taskapi.ListTaskRequestSchema, async function* () {
       // No task queue in the embedded platform: nothing to list.
     }),
   );
 
   // ---- cache ----------------------------------------------------------------------------
 
+  // PutCache stays on the JSON path: its `value` (an Any) is stored as the JSON it came as, and
+  // decoding it to a message would need a toJson round trip to give it back (GetCache).
   add(
     'PutCache',
     unary(async (raw) => {
@@ -242,8 +238,7 @@ export function registerRepoAdminApi(
 
   add(
     'GetCache',
-    unary(async (raw) => {
-      const key = readString(readObject(raw, 'request').key, 'key');
+    typedUnary(pfs_v2.GetCacheRequestSchema, async ({ key }) => {
       const value = db.prepare('SELECT value FROM pfs_cache WHERE key = ?').pluck().get(key);
       if (typeof value !== 'string') throw notFound(`cache key ${key} not found`);
       return { value: JSON.parse(value) as unknown };
@@ -252,8 +247,7 @@ export function registerRepoAdminApi(
 
   add(
     'ClearCache',
-    unary(async (raw) => {
-      const prefix = readString(readObject(raw, 'request').tagPrefix, 'tagPrefix');
+    typedUnary(pfs_v2.ClearCacheRequestSchema, async ({ tagPrefix: prefix }) => {
       db.prepare('DELETE FROM pfs_cache WHERE substr(tag, 1, length(?)) = ?').run(prefix, prefix);
       return {};
     }),
