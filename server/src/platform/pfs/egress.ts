@@ -3,10 +3,13 @@ import { lstat, mkdir, open, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiError, Code, failedPrecondition, invalidArgument } from '../../errors.ts';
-import { int64, readObject, readOptionalObject, readString } from '../wire.ts';
-import { unary, type MethodRegistry } from '../platform.ts';
+import { pfs_v2 } from '@ivory/api/proto';
+import { int64 } from '../wire.ts';
+import type { MethodRegistry } from '../platform.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
-import { readCommitRef, resolveCommitRef } from './pfs-requests.ts';
+import { typedUnary } from '../typed-method.ts';
+import { commitRefOf } from './pfs-refs.ts';
+import { resolveCommitRef } from './pfs-requests.ts';
 import type { PfsStore } from './pfs-store.ts';
 
 /** The setting that lists the folders Egress may write into. */
@@ -38,18 +41,16 @@ export function registerEgressApi(
   const deadlineMs = deps.egress.deadlineMs ?? EGRESS_DEADLINE_MS;
   methods.set(
     'pfs_v2.API/Egress',
-    unary(async (raw, signal) => {
-      const req = readObject(raw, 'request');
-      if (readOptionalObject(req.sqlDatabase, 'sqlDatabase'))
+    typedUnary(pfs_v2.EgressRequestSchema, async (req, signal) => {
+      if (req.target.case === 'sqlDatabase')
         throw invalidArgument(
           'Egress to a SQL database is not supported by the embedded platform (only objectStorage with a file:// URL)',
         );
-      const storage = readOptionalObject(req.objectStorage, 'objectStorage');
-      const url = storage ? readString(storage.url, 'objectStorage.url') : '';
+      const url = req.target.case === 'objectStorage' ? req.target.value.url : '';
       if (!url) throw invalidArgument('objectStorage.url is required (a file:// URL)');
       const target = folderOf(url);
       const { root, relative: targetInRoot } = await allowedRoot(target, deps.egress.roots);
-      const { commit } = resolveCommitRef(store, readCommitRef(req.commit, 'commit'));
+      const { commit } = resolveCommitRef(store, commitRefOf(req.commit));
       if (commit.finished_at === null)
         throw failedPrecondition(
           `commit ${commit.id} is not finished: egress needs a finished commit`,

@@ -1,5 +1,6 @@
-import { readBool, readObject } from '../wire.ts';
-import { stream, type MethodRegistry } from '../platform.ts';
+import { pfs_v2 } from '@ivory/api/proto';
+import type { MethodRegistry } from '../platform.ts';
+import { typedStream } from '../typed-method.ts';
 import type { BlobReclaimer } from '../storage/blob-reclaim.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { Db } from '../storage/database.ts';
@@ -116,10 +117,9 @@ export function registerFsckApi(
 ): void {
   methods.set(
     'pfs_v2.API/Fsck',
-    stream(async function* (raw, signal) {
-      const req = readObject(raw, 'request');
+    typedStream(pfs_v2.FsckRequestSchema, async function* (req, signal) {
       yield* fsck(deps.db, deps.blobs, {
-        fix: readBool(req.fix, 'fix'),
+        fix: req.fix,
         signal,
         reclaimer: deps.reclaimer,
       });

@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
+import { pfs_v2 } from '@ivory/api/proto';
 import { invalidArgument } from '../../errors.ts';
-import { readInt, readList, readObject, readString } from '../wire.ts';
-import { stream, type MethodRegistry } from '../platform.ts';
-import { asDirPath } from './file-paths.ts';
+import type { MethodRegistry } from '../platform.ts';
+import { safeNumber, typedStream } from '../typed-method.ts';
+import { asDirPath, normalisePath } from './file-paths.ts';
 import type { PfsMessages } from './pfs-messages.ts';
-import { readFileRef, resolveCommitRef } from './pfs-requests.ts';
+import { commitRefOf } from './pfs-refs.ts';
+import { resolveCommitRef } from './pfs-requests.ts';
 import type { PfsStore } from './pfs-store.ts';
-import { readBranchPicker, resolveCommitPicker } from './pickers.ts';
+import { resolveBranchPicker, resolveCommitPicker } from './pickers.ts';
 import type { BranchRow, CommitRow, RepoRow } from './rows.ts';
 
 /** A branch named by place: project, repo name, repo type and branch name. */
@@ -59,11 +61,10 @@ export function registerProvenanceWalkApi(
 
   add(
     'FindCommits',
-    stream(async function* (raw, signal) {
-      const req = readObject(raw, 'request');
-      const file = readFileRef({ commit: req.start, path: req.filePath }, 'start');
-      if (!readString(req.filePath, 'filePath')) throw invalidArgument('filePath is required');
-      const limit = readInt(req.limit, 'limit');
+    typedStream(pfs_v2.FindCommitsRequestSchema, async function* (req, signal) {
+      const file = { commit: commitRefOf(req.start), path: normalisePath(req.filePath) };
+      if (!req.filePath) throw invalidArgument('filePath is required');
+      const limit = req.limit;
       const { repo, commit: start } = resolveCommitRef(store, file.commit);
       let current: CommitRow | null = start;
       let searched = 0;
@@ -89,33 +90,31 @@ export function registerProvenanceWalkApi(
 
   // ---- commit provenance ----------------------------------------------------------------
 
-  function walkCommits(raw: unknown, next: (commit: CommitRow) => CommitRow[]): CommitRow[] {
-    const req = readObject(raw, 'request');
-    const starts = readList(req.start, 'start').map((picker, i) =>
-      resolveCommitPicker(store, picker, `start[${i}]`),
-    );
+  type CommitWalk = pfs_v2.WalkCommitProvenanceRequest | pfs_v2.WalkCommitSubvenanceRequest;
+  function walkCommits(req: CommitWalk, next: (commit: CommitRow) => CommitRow[]): CommitRow[] {
+    const starts = req.start.map((picker, i) => resolveCommitPicker(store, picker, `start[${i}]`));
     if (starts.length === 0) throw invalidArgument('start needs at least one commit');
     return bfs(
       starts,
       (c) => String(c.rowid),
       next,
-      readInt(req.maxCommits, 'maxCommits'),
-      readInt(req.maxDepth, 'maxDepth'),
+      safeNumber(req.maxCommits, 'maxCommits'),
+      safeNumber(req.maxDepth, 'maxDepth'),
     );
   }
 
   add(
     'WalkCommitProvenance',
-    stream(async function* (raw) {
-      for (const commit of walkCommits(raw, (c) => store.directProvenance(c)))
+    typedStream(pfs_v2.WalkCommitProvenanceRequestSchema, async function* (req) {
+      for (const commit of walkCommits(req, (c) => store.directProvenance(c)))
         yield messages.commitInfo(commit);
     }),
   );
 
   add(
     'WalkCommitSubvenance',
-    stream(async function* (raw) {
-      for (const commit of walkCommits(raw, (c) => store.directSubvenance(c)))
+    typedStream(pfs_v2.WalkCommitSubvenanceRequestSchema, async function* (req) {
+      for (const commit of walkCommits(req, (c) => store.directSubvenance(c)))
         yield messages.commitInfo(commit);
     }),
   );
@@ -170,11 +169,11 @@ export function registerProvenanceWalkApi(
     return { nodes, up, down };
   }
 
-  function walkBranches(raw: unknown, direction: 'up' | 'down'): Node[] {
-    const req = readObject(raw, 'request');
+  type BranchWalk = pfs_v2.WalkBranchProvenanceRequest | pfs_v2.WalkBranchSubvenanceRequest;
+  function walkBranches(req: BranchWalk, direction: 'up' | 'down'): Node[] {
     const graph = branchGraph();
-    const starts = readList(req.start, 'start').map((picker, i) => {
-      const { repo, name } = readBranchPicker(store, picker, `start[${i}]`);
+    const starts = req.start.map((picker, i) => {
+      const { repo, name } = resolveBranchPicker(store, picker, `start[${i}]`);
       const branch = store.getBranch(repo, name);
       return { repo, branch };
     });
@@ -195,22 +194,22 @@ export function registerProvenanceWalkApi(
           .sort()
           .map((key) => graph.nodes.get(key))
           .filter((x): x is Node => x !== undefined),
-      readInt(req.maxBranches, 'maxBranches'),
-      readInt(req.maxDepth, 'maxDepth'),
+      safeNumber(req.maxBranches, 'maxBranches'),
+      safeNumber(req.maxDepth, 'maxDepth'),
     );
   }
 
   add(
     'WalkBranchProvenance',
-    stream(async function* (raw) {
-      for (const node of walkBranches(raw, 'up')) yield messages.branchInfo(node.repo, node.branch);
+    typedStream(pfs_v2.WalkBranchProvenanceRequestSchema, async function* (req) {
+      for (const node of walkBranches(req, 'up')) yield messages.branchInfo(node.repo, node.branch);
     }),
   );
 
   add(
     'WalkBranchSubvenance',
-    stream(async function* (raw) {
-      for (const node of walkBranches(raw, 'down'))
+    typedStream(pfs_v2.WalkBranchSubvenanceRequestSchema, async function* (req) {
+      for (const node of walkBranches(req, 'down'))
         yield messages.branchInfo(node.repo, node.branch);
     }),
   );

@@ -1,9 +1,11 @@
 import { failedPrecondition, invalidArgument, notFound } from '../../errors.ts';
-import { readBool, readObject, readString } from '../wire.ts';
-import { unary, type MethodRegistry } from '../platform.ts';
+import { pfs_v2 } from '@ivory/api/proto';
+import type { MethodRegistry } from '../platform.ts';
+import { typedUnary } from '../typed-method.ts';
 import type { Db } from '../storage/database.ts';
 import type { CommitEvents } from './commit-events.ts';
-import { readCommitRef, resolveCommitRef } from './pfs-requests.ts';
+import { commitRefOf } from './pfs-refs.ts';
+import { resolveCommitRef } from './pfs-requests.ts';
 import type { PfsStore } from './pfs-store.ts';
 import { isOpen, type CommitRow, type RepoRow } from './rows.ts';
 
@@ -115,39 +117,42 @@ export function registerSquashDropApi(
     events.notify();
   }
 
-  function commitSet(raw: unknown): CommitRow[] {
-    const req = readObject(raw, 'request');
-    const id = readString(readObject(req.commitSet, 'commitSet').id, 'commitSet.id');
+  function commitSet(req: pfs_v2.SquashCommitSetRequest | pfs_v2.DropCommitSetRequest) {
+    const id = req.commitSet?.id ?? '';
     if (!id) throw invalidArgument('commitSet.id is required');
     const commits = store.commitsWithId(id);
     if (commits.length === 0) throw notFound(`commit set ${id} not found`);
     return commits;
   }
 
-  function oneCommit(raw: unknown): CommitRow[] {
-    const req = readObject(raw, 'request');
-    const { commit } = resolveCommitRef(store, readCommitRef(req.commit, 'commit'));
+  function oneCommit(req: pfs_v2.SquashCommitRequest | pfs_v2.DropCommitRequest): CommitRow[] {
+    const { commit } = resolveCommitRef(store, commitRefOf(req.commit));
     const all = downstream([commit]);
-    if (all.length > 1 && !readBool(req.recursive, 'recursive'))
+    if (all.length > 1 && !req.recursive)
       throw failedPrecondition(
         `commit ${describe(commit)} has downstream commits: set recursive to include them`,
       );
     return all;
   }
 
+  const schemas = {
+    squash: [pfs_v2.SquashCommitSetRequestSchema, pfs_v2.SquashCommitRequestSchema],
+    drop: [pfs_v2.DropCommitSetRequestSchema, pfs_v2.DropCommitRequestSchema],
+  } as const;
   for (const mode of ['squash', 'drop'] as const) {
     const verb = mode === 'squash' ? 'Squash' : 'Drop';
+    const [setSchema, commitSchema] = schemas[mode];
     add(
       `${verb}CommitSet`,
-      unary(async (raw) => {
-        apply(commitSet(raw), mode);
+      typedUnary(setSchema, async (req) => {
+        apply(commitSet(req), mode);
         return {};
       }),
     );
     add(
       `${verb}Commit`,
-      unary(async (raw) => {
-        apply(oneCommit(raw), mode);
+      typedUnary(commitSchema, async (req) => {
+        apply(oneCommit(req), mode);
         return {};
       }),
     );
