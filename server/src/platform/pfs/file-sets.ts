@@ -2,11 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError, Code, failedPrecondition, invalidArgument, notFound } from '../../errors.ts';
-import { int64, readBool, readEnum, readInt, readList, readObject, readString } from '../wire.ts';
-import { unary, type MethodRegistry } from '../platform.ts';
+import { pfs_v2 } from '@ivory/api/proto';
+import { int64 } from '../wire.ts';
+import type { MethodRegistry } from '../platform.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { Db } from '../storage/database.ts';
-import { readCommitRef, resolveCommitRef } from './pfs-requests.ts';
+import { safeNumber, typedUnary } from '../typed-method.ts';
+import { commitRefOf } from './pfs-refs.ts';
+import { resolveCommitRef } from './pfs-requests.ts';
 import type { PfsStore } from './pfs-store.ts';
 import { isOpen, type CommitRow } from './rows.ts';
 
@@ -60,15 +63,15 @@ export function registerFileSetApi(
 
   const sweep = () => db.prepare('DELETE FROM pfs_file_sets WHERE expires_at <= ?').run(Date.now());
 
-  const ttlMs = (value: unknown) => {
-    const seconds = readInt(value, 'ttlSeconds');
+  const ttlMs = (seconds: bigint) => {
     const effective =
-      seconds > 0 ? Math.min(seconds, maxFileSetTtlSeconds) : defaultFileSetTtlSeconds;
+      seconds > 0n
+        ? Number(seconds < maxFileSetTtlSeconds ? seconds : maxFileSetTtlSeconds)
+        : defaultFileSetTtlSeconds;
     return effective * 1000;
   };
 
-  function readId(value: unknown, field: string): string {
-    const id = readString(value, field);
+  function checkedId(id: string, field: string): string {
     if (!id) throw invalidArgument(`${field} is required`);
     const found = db
       .prepare('SELECT id FROM pfs_file_sets WHERE id = ? AND expires_at > ?')
@@ -120,24 +123,22 @@ export function registerFileSetApi(
 
   add(
     'GetFileSet',
-    unary(async (raw) => {
+    typedUnary(pfs_v2.GetFileSetRequestSchema, async (req) => {
       sweep();
-      const req = readObject(raw, 'request');
-      const { commit } = resolveCommitRef(store, readCommitRef(req.commit, 'commit'));
-      const type = readEnum(req.type, ['TOTAL', 'DIFF'] as const, 'type');
+      const { commit } = resolveCommitRef(store, commitRefOf(req.commit));
+      const diff = req.type === pfs_v2.GetFileSetRequest_FileSetType.DIFF;
       return {
-        fileSetId: createSet(commitFiles(commit, type === 'DIFF'), defaultFileSetTtlSeconds * 1000),
+        fileSetId: createSet(commitFiles(commit, diff), defaultFileSetTtlSeconds * 1000),
       };
     }),
   );
 
   add(
     'AddFileSet',
-    unary(async (raw) => {
+    typedUnary(pfs_v2.AddFileSetRequestSchema, async (req) => {
       sweep();
-      const req = readObject(raw, 'request');
-      const { commit } = resolveCommitRef(store, readCommitRef(req.commit, 'commit'));
-      const id = readId(req.fileSetId, 'fileSetId');
+      const { commit } = resolveCommitRef(store, commitRefOf(req.commit));
+      const id = checkedId(req.fileSetId, 'fileSetId');
       if (!isOpen(commit))
         throw failedPrecondition(
           `commit ${commit.id} is finished: file sets can only be added to an open commit`,
@@ -153,10 +154,9 @@ export function registerFileSetApi(
 
   add(
     'RenewFileSet',
-    unary(async (raw) => {
+    typedUnary(pfs_v2.RenewFileSetRequestSchema, async (req) => {
       sweep();
-      const req = readObject(raw, 'request');
-      const id = readId(req.fileSetId, 'fileSetId');
+      const id = checkedId(req.fileSetId, 'fileSetId');
       db.prepare('UPDATE pfs_file_sets SET expires_at = ? WHERE id = ?').run(
         Date.now() + ttlMs(req.ttlSeconds),
         id,
@@ -167,13 +167,9 @@ export function registerFileSetApi(
 
   add(
     'ComposeFileSet',
-    unary(async (raw) => {
+    typedUnary(pfs_v2.ComposeFileSetRequestSchema, async (req) => {
       sweep();
-      const req = readObject(raw, 'request');
-      readBool(req.compact, 'compact');
-      const ids = readList(req.fileSetIds, 'fileSetIds').map((value, i) =>
-        readId(value, `fileSetIds[${i}]`),
-      );
+      const ids = req.fileSetIds.map((value, i) => checkedId(value, `fileSetIds[${i}]`));
       const composed = new Map<string, MemberRow>();
       for (const id of ids) for (const file of members(id)) composed.set(file.path, file);
       return { fileSetId: createSet(composed.values(), ttlMs(req.ttlSeconds)) };
@@ -182,12 +178,11 @@ export function registerFileSetApi(
 
   add(
     'ShardFileSet',
-    unary(async (raw) => {
+    typedUnary(pfs_v2.ShardFileSetRequestSchema, async (req) => {
       sweep();
-      const req = readObject(raw, 'request');
-      const id = readId(req.fileSetId, 'fileSetId');
-      const maxFiles = readInt(req.numFiles, 'numFiles') || defaultShardFiles;
-      const maxBytes = readInt(req.sizeBytes, 'sizeBytes') || defaultShardBytes;
+      const id = checkedId(req.fileSetId, 'fileSetId');
+      const maxFiles = safeNumber(req.numFiles, 'numFiles') || defaultShardFiles;
+      const maxBytes = safeNumber(req.sizeBytes, 'sizeBytes') || defaultShardBytes;
       if (maxFiles < 0 || maxBytes < 0)
         throw invalidArgument('numFiles and sizeBytes must not be negative');
       const shards: { lower: string; upper: string }[] = [];
@@ -211,11 +206,10 @@ export function registerFileSetApi(
 
   add(
     'CheckStorage',
-    unary(async (raw, signal) => {
-      const req = readObject(raw, 'request');
-      const begin = bytesToHex(readString(req.chunkBegin, 'chunkBegin'));
-      const end = bytesToHex(readString(req.chunkEnd, 'chunkEnd'));
-      const verify = readBool(req.readChunkData, 'readChunkData');
+    typedUnary(pfs_v2.CheckStorageRequestSchema, async (req, signal) => {
+      const begin = Buffer.from(req.chunkBegin).toString('hex');
+      const end = Buffer.from(req.chunkEnd).toString('hex');
+      const verify = req.readChunkData;
       let count = 0;
       for (const hash of await listBlobs(blobs)) {
         if (signal.aborted) break;
@@ -231,10 +225,6 @@ export function registerFileSetApi(
       return { chunkObjectCount: int64(count) };
     }),
   );
-}
-
-function bytesToHex(base64: string): string {
-  return Buffer.from(base64, 'base64').toString('hex');
 }
 
 /** Every stored blob's hash, sorted. */
