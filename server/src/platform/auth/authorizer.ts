@@ -236,7 +236,8 @@ export class Authorizer {
    */
   private checkCreatePipeline(who: string, raw: Json): After {
     let body = raw;
-    if (typeof raw.createPipelineRequestJson === 'string') {
+    // A generated CreatePipelineV2Request always holds the field: '' when not given.
+    if (typeof raw.createPipelineRequestJson === 'string' && raw.createPipelineRequestJson) {
       try {
         body = asObject(JSON.parse(raw.createPipelineRequestJson));
       } catch {
