@@ -1,16 +1,9 @@
+import { pfs_v2 } from '@ivory/api/proto';
 import { failedPrecondition, invalidArgument, notFound } from '../../errors.ts';
-import {
-  int64,
-  readBool,
-  readEnum,
-  readInt,
-  readList,
-  readObject,
-  readOptionalObject,
-  readString,
-} from '../wire.ts';
+import { int64, readInt, readObject } from '../wire.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
-import { clientStream, stream, unary, type MethodRegistry } from '../platform.ts';
+import { clientStream, stream, type MethodRegistry } from '../platform.ts';
+import { safeNumber, typedStream, typedUnary } from '../typed-method.ts';
 import { slicer } from '../event-loop.ts';
 import type { CommitEvents } from './commit-events.ts';
 import { asDirPath } from './file-paths.ts';
@@ -18,22 +11,29 @@ import { compileGlob, globPrefix } from './glob.ts';
 import { modifyFile } from './modify-file.ts';
 import { PfsMessages, type FileInfoMessage } from './pfs-messages.ts';
 import {
-  namesCommit,
-  readBranchRef,
-  readCommitRef,
-  readFileRef,
-  readMarkerPath,
-  readProjectName,
-  readProjectNamesOrAll,
-  readRepoRef,
-  resolveCommitRef,
-} from './pfs-requests.ts';
+  branchRefOf,
+  commitRefOf,
+  fileRefOf,
+  markerPathOf,
+  namesCommitOf,
+  projectNameOf,
+  projectPickerNamesOrAll,
+  repoRefOf,
+} from './pfs-refs.ts';
+import { readFileRef, resolveCommitRef } from './pfs-requests.ts';
 import type { PfsStore } from './pfs-store.ts';
 import { commitState, type CommitRow, type FileRow, type RepoType } from './rows.ts';
 
 const commitStates = ['COMMIT_STATE_UNKNOWN', 'STARTED', 'READY', 'FINISHING', 'FINISHED'] as const;
 type WaitState = (typeof commitStates)[number];
 const originKinds = ['ORIGIN_KIND_UNKNOWN', 'USER', 'AUTO', 'FSCK'] as const;
+
+/** The name of a request's enum value (a number from binary may be outside the enum: 3). */
+function enumName<T extends string>(names: readonly T[], value: number, field: string): T {
+  const name = names[value];
+  if (name === undefined) throw invalidArgument(`${field} must be one of ${names.join(', ')}`);
+  return name;
+}
 
 /** ListCommit reads a repo's commits this many at a time. */
 const listCommitPageRows = 256;
@@ -77,31 +77,24 @@ export function registerPfsApi(
 
   add(
     'CreateProject',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      store.createProject(
-        readProjectName(req.project, 'project'),
-        readString(req.description, 'description'),
-        readBool(req.update, 'update'),
-      );
+    typedUnary(pfs_v2.CreateProjectRequestSchema, async (req) => {
+      store.createProject(projectNameOf(req.project), req.description, req.update);
       return {};
     }),
   );
 
   add(
     'InspectProject',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      return messages.projectInfo(store.getProject(readProjectName(req.project, 'project')));
+    typedUnary(pfs_v2.InspectProjectRequestSchema, async (req) => {
+      return messages.projectInfo(store.getProject(projectNameOf(req.project)));
     }),
   );
 
   add(
     'InspectProjectV2',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
+    typedUnary(pfs_v2.InspectProjectV2RequestSchema, async (req) => {
       return {
-        info: messages.projectInfo(store.getProject(readProjectName(req.project, 'project'))),
+        info: messages.projectInfo(store.getProject(projectNameOf(req.project))),
         defaultsJson: '{}',
       };
     }),
@@ -109,24 +102,23 @@ export function registerPfsApi(
 
   add(
     'ListProject',
-    stream(async function* () {
+    typedStream(pfs_v2.ListProjectRequestSchema, async function* () {
       for (const project of store.listProjects()) yield messages.projectInfo(project);
     }),
   );
 
   add(
     'DeleteProject',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      store.deleteProject(readProjectName(req.project, 'project'), readBool(req.force, 'force'));
+    typedUnary(pfs_v2.DeleteProjectRequestSchema, async (req) => {
+      store.deleteProject(projectNameOf(req.project), req.force);
       return {};
     }),
   );
 
   add(
     'ReposSummary',
-    unary(async (raw) => {
-      const names = readProjectNamesOrAll(readObject(raw, 'request').projects, () =>
+    typedUnary(pfs_v2.ReposSummaryRequestSchema, async (req) => {
+      const names = projectPickerNamesOrAll(req.projects, () =>
         store.listProjects().map((project) => project.name),
       );
       return {
@@ -147,38 +139,29 @@ export function registerPfsApi(
 
   add(
     'CreateRepo',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      store.createRepo(
-        readRepoRef(req.repo, 'repo'),
-        readString(req.description, 'description'),
-        readBool(req.update, 'update'),
-      );
+    typedUnary(pfs_v2.CreateRepoRequestSchema, async (req) => {
+      store.createRepo(repoRefOf(req.repo), req.description, req.update);
       return {};
     }),
   );
 
   add(
     'InspectRepo',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      return messages.repoInfo(store.getRepo(readRepoRef(req.repo, 'repo')));
+    typedUnary(pfs_v2.InspectRepoRequestSchema, async (req) => {
+      return messages.repoInfo(store.getRepo(repoRefOf(req.repo)));
     }),
   );
 
   add(
     'ListRepo',
-    stream(async function* (raw) {
-      const req = readObject(raw, 'request');
-      const type = readString(req.type, 'type');
-      const projects = readList(req.projects, 'projects').map((project, i) =>
-        readProjectName(project, `projects[${i}]`),
-      );
+    typedStream(pfs_v2.ListRepoRequestSchema, async function* (req) {
+      const type = req.type;
+      const projects = req.projects.map(projectNameOf);
       let repos = store.listRepos({ type: type ? (type as RepoType) : null, projects });
-      const page = readOptionalObject(req.page, 'page');
-      const pageSize = page ? readInt(page.pageSize, 'page.pageSize') : 0;
+      const page = req.page;
+      const pageSize = page ? safeNumber(page.pageSize, 'page.pageSize') : 0;
       if (page && pageSize > 0) {
-        const start = readInt(page.pageIndex, 'page.pageIndex') * pageSize;
+        const start = safeNumber(page.pageIndex, 'page.pageIndex') * pageSize;
         repos = repos.slice(start, start + pageSize);
       }
       for (const repo of repos) yield messages.repoInfo(repo);
@@ -187,9 +170,8 @@ export function registerPfsApi(
 
   add(
     'DeleteRepo',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      store.deleteRepo(readRepoRef(req.repo, 'repo'));
+    typedUnary(pfs_v2.DeleteRepoRequestSchema, async (req) => {
+      store.deleteRepo(repoRefOf(req.repo));
       return { deleted: true };
     }),
   );
@@ -198,19 +180,15 @@ export function registerPfsApi(
 
   add(
     'CreateBranch',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      const branch = readBranchRef(req.branch, 'branch');
+    typedUnary(pfs_v2.CreateBranchRequestSchema, async (req) => {
+      const branch = branchRefOf(req.branch);
       const repo = store.getRepo(branch.repo);
-      const headRef = readOptionalObject(req.head, 'head');
-      const head = headRef
-        ? resolveCommitRef(store, readCommitRef(headRef, 'head', branch.repo)).commit
+      const head = req.head
+        ? resolveCommitRef(store, commitRefOf(req.head, branch.repo)).commit
         : null;
       if (head && head.repo_id !== repo.id)
         throw failedPrecondition('the head commit must belong to the branch repo');
-      const provenance = readList(req.provenance, 'provenance').map(
-        (b, i) => readBranchRef(b, `provenance[${i}]`).name,
-      );
+      const provenance = req.provenance.map((b) => b.name);
       store.createBranch(repo, branch.name, head, provenance);
       return {};
     }),
@@ -218,8 +196,8 @@ export function registerPfsApi(
 
   add(
     'InspectBranch',
-    unary(async (raw) => {
-      const branch = readBranchRef(readObject(raw, 'request').branch, 'branch');
+    typedUnary(pfs_v2.InspectBranchRequestSchema, async (req) => {
+      const branch = branchRefOf(req.branch);
       const repo = store.getRepo(branch.repo);
       return messages.branchInfo(repo, store.getBranch(repo, branch.name));
     }),
@@ -227,19 +205,18 @@ export function registerPfsApi(
 
   add(
     'ListBranch',
-    stream(async function* (raw) {
-      const req = readObject(raw, 'request');
-      const repo = store.getRepo(readRepoRef(req.repo, 'repo'));
+    typedStream(pfs_v2.ListBranchRequestSchema, async function* (req) {
+      const repo = store.getRepo(repoRefOf(req.repo));
       const branches = store.listBranches(repo);
-      if (readBool(req.reverse, 'reverse')) branches.reverse();
+      if (req.reverse) branches.reverse();
       for (const branch of branches) yield messages.branchInfo(repo, branch);
     }),
   );
 
   add(
     'DeleteBranch',
-    unary(async (raw) => {
-      const branch = readBranchRef(readObject(raw, 'request').branch, 'branch');
+    typedUnary(pfs_v2.DeleteBranchRequestSchema, async (req) => {
+      const branch = branchRefOf(req.branch);
       store.deleteBranch(store.getRepo(branch.repo), branch.name);
       return {};
     }),
@@ -249,66 +226,50 @@ export function registerPfsApi(
 
   add(
     'StartCommit',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      const branch = readBranchRef(req.branch, 'branch');
+    typedUnary(pfs_v2.StartCommitRequestSchema, async (req) => {
+      const branch = branchRefOf(req.branch);
       const repo = store.getRepo(branch.repo);
-      const parentRef = readOptionalObject(req.parent, 'parent');
-      const parent = namesCommit(parentRef, 'parent')
-        ? resolveCommitRef(store, readCommitRef(parentRef, 'parent', branch.repo)).commit
+      const parent = namesCommitOf(req.parent)
+        ? resolveCommitRef(store, commitRefOf(req.parent, branch.repo)).commit
         : null;
-      const commit = store.startCommit(
-        repo,
-        branch.name,
-        parent,
-        readString(req.description, 'description'),
-      );
+      const commit = store.startCommit(repo, branch.name, parent, req.description);
       return messages.commit(commit, repo);
     }),
   );
 
   add(
     'FinishCommit',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      const { commit } = resolveCommitRef(store, readCommitRef(req.commit, 'commit'));
-      store.finishCommit(
-        commit,
-        readString(req.description, 'description'),
-        readString(req.error, 'error'),
-      );
+    typedUnary(pfs_v2.FinishCommitRequestSchema, async (req) => {
+      const { commit } = resolveCommitRef(store, commitRefOf(req.commit));
+      store.finishCommit(commit, req.description, req.error);
       return {};
     }),
   );
 
   add(
     'InspectCommit',
-    unary(async (raw, signal) => {
-      const req = readObject(raw, 'request');
-      const { commit } = resolveCommitRef(store, readCommitRef(req.commit, 'commit'));
-      const wait = readEnum(req.wait, commitStates, 'wait');
+    typedUnary(pfs_v2.InspectCommitRequestSchema, async (req, signal) => {
+      const { commit } = resolveCommitRef(store, commitRefOf(req.commit));
+      const wait = enumName(commitStates, req.wait, 'wait');
       return messages.commitInfo(await waitFor(commit, wait, signal));
     }),
   );
 
   add(
     'ListCommit',
-    stream(async function* (raw) {
-      const req = readObject(raw, 'request');
-      const repoRef = readRepoRef(req.repo, 'repo');
-      const toRef = readOptionalObject(req.to, 'to');
-      const fromRef = readOptionalObject(req.from, 'from');
-      const to = namesCommit(toRef, 'to')
-        ? resolveCommitRef(store, readCommitRef(toRef, 'to', repoRef))
+    typedStream(pfs_v2.ListCommitRequestSchema, async function* (req) {
+      const repoRef = repoRefOf(req.repo);
+      const to = namesCommitOf(req.to)
+        ? resolveCommitRef(store, commitRefOf(req.to, repoRef))
         : null;
-      const from = namesCommit(fromRef, 'from')
-        ? resolveCommitRef(store, readCommitRef(fromRef, 'from', repoRef)).commit
+      const from = namesCommitOf(req.from)
+        ? resolveCommitRef(store, commitRefOf(req.from, repoRef)).commit
         : null;
       // Without a repo of its own the listing is of the commits' repo (pachd reads it the same).
       const repo = repoRef.name ? store.getRepo(repoRef) : (to?.repo ?? store.getRepo(repoRef));
-      const originKind = readEnum(req.originKind, originKinds, 'originKind');
-      const number = readInt(req.number, 'number');
-      const reverse = readBool(req.reverse, 'reverse');
+      const originKind = enumName(originKinds, req.originKind, 'originKind');
+      const number = safeNumber(req.number, 'number');
+      const reverse = req.reverse;
       const origin = originKind === 'ORIGIN_KIND_UNKNOWN' ? null : originKind;
       // Both walks read a page at a time (the lineage index, or the repo's commits by rowid),
       // so the first `number` commits cost about the same however long the history is.
@@ -345,17 +306,15 @@ export function registerPfsApi(
 
   add(
     'SubscribeCommit',
-    stream(async function* (raw, signal) {
-      const req = readObject(raw, 'request');
-      const repoRef = readRepoRef(req.repo, 'repo');
+    typedStream(pfs_v2.SubscribeCommitRequestSchema, async function* (req, signal) {
+      const repoRef = repoRefOf(req.repo);
       const repo = store.getRepo(repoRef);
-      const branch = readString(req.branch, 'branch');
-      const fromRef = readOptionalObject(req.from, 'from');
-      const from = namesCommit(fromRef, 'from')
-        ? resolveCommitRef(store, readCommitRef(fromRef, 'from', repoRef)).commit
+      const branch = req.branch;
+      const from = namesCommitOf(req.from)
+        ? resolveCommitRef(store, commitRefOf(req.from, repoRef)).commit
         : null;
-      const state = readEnum(req.state, commitStates, 'state');
-      const originKind = readEnum(req.originKind, originKinds, 'originKind');
+      const state = enumName(commitStates, req.state, 'state');
+      const originKind = enumName(originKinds, req.originKind, 'originKind');
       const wanted = (commit: CommitRow) =>
         (!branch || commit.branch_name === branch) &&
         (originKind === 'ORIGIN_KIND_UNKNOWN' || commit.origin === originKind);
@@ -397,12 +356,11 @@ export function registerPfsApi(
 
   add(
     'InspectCommitSet',
-    stream(async function* (raw, signal) {
-      const req = readObject(raw, 'request');
-      const id = readString(readObject(req.commitSet, 'commitSet').id, 'commitSet.id');
+    typedStream(pfs_v2.InspectCommitSetRequestSchema, async function* (req, signal) {
+      const id = req.commitSet?.id ?? '';
       let commits = store.commitsWithId(id);
       if (commits.length === 0) throw notFound(`commit set ${id} not found`);
-      if (readBool(req.wait, 'wait')) {
+      if (req.wait) {
         while (!signal.aborted && commits.some((commit) => !reached(commit, 'FINISHED'))) {
           await events.next(signal);
           commits = store.commitsWithId(id);
@@ -414,10 +372,8 @@ export function registerPfsApi(
 
   add(
     'ListCommitSet',
-    stream(async function* (raw) {
-      const req = readObject(raw, 'request');
-      const projectRef = readOptionalObject(req.project, 'project');
-      const project = projectRef ? readString(projectRef.name, 'project.name') : '';
+    typedStream(pfs_v2.ListCommitSetRequestSchema, async function* (req) {
+      const project = req.project?.name ?? '';
       if (project) store.getProject(project);
       for (const id of store.commitSetIds(project || null)) {
         yield {
@@ -437,8 +393,8 @@ export function registerPfsApi(
 
   add(
     'InspectFile',
-    unary(async (raw) => {
-      const file = readFileRef(readObject(raw, 'request').file, 'file');
+    typedUnary(pfs_v2.InspectFileRequestSchema, async (req) => {
+      const file = fileRefOf(req.file);
       const { repo, commit } = resolveCommitRef(store, file.commit);
       return messages.fileInfo(store.getFile(commit, file.path), messages.commit(commit, repo));
     }),
@@ -479,9 +435,8 @@ export function registerPfsApi(
 
   add(
     'ListFile',
-    stream(async function* (raw) {
-      const req = readObject(raw, 'request');
-      const file = readFileRef(req.file, 'file');
+    typedStream(pfs_v2.ListFileRequestSchema, async function* (req) {
+      const file = fileRefOf(req.file);
       const { repo, commit } = resolveCommitRef(store, file.commit);
       const commitMessage = messages.commit(commit, repo);
       const row = store.getFile(commit, file.path);
@@ -490,9 +445,9 @@ export function registerPfsApi(
         return;
       }
       const page = {
-        after: readMarkerPath(req.paginationMarker, 'paginationMarker'),
-        limit: readInt(req.number, 'number'),
-        reverse: readBool(req.reverse, 'reverse'),
+        after: markerPathOf(req.paginationMarker),
+        limit: safeNumber(req.number, 'number'),
+        reverse: req.reverse,
       };
       // A chunk at a time: a million-entry folder never sits in memory whole.
       const pause = slicer();
@@ -505,15 +460,14 @@ export function registerPfsApi(
 
   add(
     'WalkFile',
-    stream(async function* (raw) {
-      const req = readObject(raw, 'request');
-      const file = readFileRef(req.file, 'file');
+    typedStream(pfs_v2.WalkFileRequestSchema, async function* (req) {
+      const file = fileRefOf(req.file);
       const { repo, commit } = resolveCommitRef(store, file.commit);
       const commitMessage = messages.commit(commit, repo);
       const row = store.getFile(commit, file.path);
-      const after = readMarkerPath(req.paginationMarker, 'paginationMarker');
-      const limit = readInt(req.number, 'number');
-      const reverse = readBool(req.reverse, 'reverse');
+      const after = markerPathOf(req.paginationMarker);
+      const limit = safeNumber(req.number, 'number');
+      const reverse = req.reverse;
       const selfIncluded = after === null || (reverse ? row.path < after : row.path > after);
       // Forward the folder comes first, reversed last; the subtree is read a chunk at a time.
       let sent = 0;
@@ -537,15 +491,13 @@ export function registerPfsApi(
 
   add(
     'GlobFile',
-    stream(async function* (raw) {
-      const req = readObject(raw, 'request');
-      const { repo, commit } = resolveCommitRef(store, readCommitRef(req.commit, 'commit'));
-      const patternText = readString(req.pattern, 'pattern') || '/';
+    typedStream(pfs_v2.GlobFileRequestSchema, async function* (req) {
+      const { repo, commit } = resolveCommitRef(store, commitRefOf(req.commit));
+      const patternText = req.pattern || '/';
       const pattern = compileGlob(patternText);
       const matchesRoot = patternText.replace(/\/+/g, '') === '';
-      const range = readOptionalObject(req.pathRange, 'pathRange');
-      const lower = range ? readString(range.lower, 'pathRange.lower') : '';
-      const upper = range ? readString(range.upper, 'pathRange.upper') : '';
+      const lower = req.pathRange?.lower ?? '';
+      const upper = req.pathRange?.upper ?? '';
       if (lower && upper && lower > upper)
         throw invalidArgument('pathRange.lower must not come after pathRange.upper');
       const commitMessage = messages.commit(commit, repo);
@@ -581,21 +533,16 @@ export function registerPfsApi(
 
   add(
     'DiffFile',
-    stream(async function* (raw) {
-      const req = readObject(raw, 'request');
-      const newFile = readFileRef(req.newFile, 'newFile');
+    typedStream(pfs_v2.DiffFileRequestSchema, async function* (req) {
+      const newFile = fileRefOf(req.newFile);
       const { repo, commit: newCommit } = resolveCommitRef(store, newFile.commit);
-      const oldRef = readOptionalObject(req.oldFile, 'oldFile');
-      const oldFile =
-        oldRef && readOptionalObject(oldRef.commit, 'oldFile.commit')
-          ? readFileRef(oldRef, 'oldFile')
-          : null;
+      const oldFile = req.oldFile?.commit ? fileRefOf(req.oldFile) : null;
       const oldCommit = oldFile
         ? resolveCommitRef(store, oldFile.commit).commit
         : newCommit.parent_rowid === null
           ? null
           : store.commitByRowid(newCommit.parent_rowid);
-      const shallow = readBool(req.shallow, 'shallow');
+      const shallow = req.shallow;
       const newRows = rowsUnder(newCommit, newFile.path, shallow);
       const oldRows = oldCommit
         ? rowsUnder(oldCommit, oldFile?.path ?? newFile.path, shallow)

@@ -55,3 +55,11 @@ export const namesCommitOf = (commit: pfs_v2.Commit | undefined): commit is pfs_
 export function fileRefOf(file: pfs_v2.File | undefined): FileRef {
   return { commit: commitRefOf(file?.commit), path: normalisePath(file?.path ?? '') };
 }
+
+/** A pagination marker keeps a folder's trailing slash so it compares like stored paths. */
+export function markerPathOf(marker: pfs_v2.File | undefined): string | null {
+  const raw = marker?.path ?? '';
+  if (!raw) return null;
+  const path = normalisePath(raw);
+  return raw.endsWith('/') && path !== '/' ? path + '/' : path;
+}
