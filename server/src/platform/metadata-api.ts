@@ -1,9 +1,9 @@
-import { metadata, type pfs_v2 } from '@ivory/api/proto';
-import { failedPrecondition, invalidArgument, notFound, unimplemented } from '../errors.ts';
+import { metadata } from '@ivory/api/proto';
+import { failedPrecondition, invalidArgument, unimplemented } from '../errors.ts';
 import type { Cluster } from './cluster.ts';
 import { defaultProject } from './pfs/pfs-requests.ts';
-import type { PfsStore, RepoRef } from './pfs/pfs-store.ts';
-import type { CommitRow, RepoRow, RepoType } from './pfs/rows.ts';
+import type { PfsStore } from './pfs/pfs-store.ts';
+import { repoPickerRef, resolveBranchPicker, resolveCommitPicker } from './pfs/pickers.ts';
 import type { MethodRegistry } from './platform.ts';
 import { typedUnary } from './typed-method.ts';
 
@@ -70,14 +70,14 @@ function resolveTarget(
       };
     }
     case 'repo': {
-      const repo = store.getRepo(repoOfPicker(target.value));
+      const repo = store.getRepo(repoPickerRef(target.value));
       return {
         read: () => JSON.parse(store.repoById(repo.id).metadata) as MetadataMap,
         write: (metadata) => store.setRepoMetadata(repo, metadata),
       };
     }
     case 'branch': {
-      const { repo, name } = branchOfPicker(store, target.value);
+      const { repo, name } = resolveBranchPicker(store, target.value, `${field}.branch`);
       return {
         read: () => JSON.parse(store.getBranch(repo, name).metadata) as MetadataMap,
         write: (metadata) => store.setBranchMetadata(store.getBranch(repo, name), metadata),
@@ -98,53 +98,5 @@ function resolveTarget(
       throw invalidArgument(
         `${field} needs a target: project, repo, branch, commit, pipeline or cluster`,
       );
-  }
-}
-
-function repoOfPicker(picker: pfs_v2.RepoPicker | undefined): RepoRef {
-  const name = picker?.picker.value;
-  return {
-    project: name?.project?.picker.value || defaultProject,
-    name: name?.name ?? '',
-    type: (name?.type || 'user') as RepoType,
-  };
-}
-
-function branchOfPicker(
-  store: PfsStore,
-  picker: pfs_v2.BranchPicker | undefined,
-): { repo: RepoRow; name: string } {
-  const name = picker?.picker.value;
-  return { repo: store.getRepo(repoOfPicker(name?.repo)), name: name?.name ?? '' };
-}
-
-function resolveCommitPicker(
-  store: PfsStore,
-  given: pfs_v2.CommitPicker | undefined,
-  field: string,
-): CommitRow {
-  const picker = given?.picker;
-  switch (picker?.case) {
-    case 'branchHead': {
-      const { repo, name } = branchOfPicker(store, picker.value);
-      return store.resolveCommit(repo, '', name);
-    }
-    case 'id': {
-      const repo = store.getRepo(repoOfPicker(picker.value.repo));
-      return store.resolveCommit(repo, picker.value.id, '');
-    }
-    case 'ancestor': {
-      let commit = resolveCommitPicker(store, picker.value.start, `${field}.ancestor.start`);
-      for (let i = picker.value.offset; i > 0; i--) {
-        if (commit.parent_rowid === null)
-          throw notFound(`commit ${commit.id} has no ancestor ${i} back`);
-        commit = store.commitByRowid(commit.parent_rowid);
-      }
-      return commit;
-    }
-    case 'branchRoot':
-      throw unimplemented('branchRoot commit pickers are not implemented yet');
-    default:
-      throw invalidArgument(`${field} needs branchHead, id, ancestor or branchRoot`);
   }
 }

@@ -1,21 +1,17 @@
-import { readList, readObject, readOptionalObject, readString, type WireObject } from '../wire.ts';
+import { readObject, readOptionalObject, readString, type WireObject } from '../wire.ts';
 import { normalisePath } from './file-paths.ts';
 import type { PfsStore, RepoRef } from './pfs-store.ts';
 import type { CommitRow, RepoRow, RepoType } from './rows.ts';
 
-/** Readers for the pfs request sub-messages (Project, Repo, Branch, Commit, File). */
+/**
+ * Readers for the pfs request sub-messages (Project, Repo, Commit, File) of the methods still on
+ * JSON (GetFile, GetFileTAR, ModifyFile); typed methods use pfs-refs.ts.
+ */
 
 export const defaultProject = 'default';
 
 export function readProjectName(value: unknown, field: string): string {
   return readString(readObject(value, field).name, `${field}.name`) || defaultProject;
-}
-
-/** The `projects` list of a summary request: the names it picks, or every project when empty. */
-export function readProjectNamesOrAll(value: unknown, allProjects: () => string[]): string[] {
-  const pickers = readList(value, 'projects');
-  if (pickers.length === 0) return allProjects();
-  return pickers.map((picker, i) => readProjectName(picker, `projects[${i}]`));
 }
 
 export function readRepoRef(value: unknown, field: string): RepoRef {
@@ -30,14 +26,6 @@ export function readRepoRef(value: unknown, field: string): RepoRef {
 export interface BranchRef {
   repo: RepoRef;
   name: string;
-}
-
-export function readBranchRef(value: unknown, field: string): BranchRef {
-  const branch = readObject(value, field);
-  return {
-    repo: readRepoRef(branch.repo, `${field}.repo`),
-    name: readString(branch.name, `${field}.name`),
-  };
 }
 
 export interface CommitRef {
@@ -72,14 +60,6 @@ export function readCommitRef(value: unknown, field: string, requestRepo?: RepoR
   };
 }
 
-/** Whether an optional Commit message names a commit at all (an id or a branch). */
-export function namesCommit(ref: WireObject | null, field: string): ref is WireObject {
-  if (!ref) return false;
-  if (readString(ref.id, `${field}.id`)) return true;
-  const branch = readOptionalObject(ref.branch, `${field}.branch`);
-  return branch !== null && readString(branch.name, `${field}.branch.name`) !== '';
-}
-
 export function resolveCommitRef(
   store: PfsStore,
   ref: CommitRef,
@@ -99,13 +79,4 @@ export function readFileRef(value: unknown, field: string): FileRef {
     commit: readCommitRef(file.commit, `${field}.commit`),
     path: normalisePath(readString(file.path, `${field}.path`)),
   };
-}
-
-/** A pagination marker keeps a folder's trailing slash so it compares like stored paths. */
-export function readMarkerPath(value: unknown, field: string): string | null {
-  const marker = readOptionalObject(value, field);
-  const raw = marker ? readString(marker.path, `${field}.path`) : '';
-  if (!raw) return null;
-  const path = normalisePath(raw);
-  return raw.endsWith('/') && path !== '/' ? path + '/' : path;
 }
