@@ -170,5 +170,5 @@ export function registerPpsAdminApi(
     }),
   );
 
-  add('ActivateAuth', activateAuthNoOp);
+  add('ActivateAuth', activateAuthNoOp(pps_v2.ActivateAuthRequestSchema));
 }
