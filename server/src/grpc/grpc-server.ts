@@ -52,8 +52,8 @@ function cancelSignal(call: Call): AbortSignal {
 }
 
 /**
- * One generic gRPC handler per registry entry: decode the binary request to the gateway's JSON,
- * call the same handler as the HTTP route, as the same caller, and encode the answer. A
+ * One generic gRPC handler per registry entry: decode the binary request (to the typed message
+ * the method takes, else to the gateway's JSON), call the same handler as the HTTP route, as the same caller, and encode the answer. A
  * method the platform answers in one message but the protocol streams (GetKubeEvents,
  * QueryLoki) is streamed as that one message.
  */
@@ -177,10 +177,11 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcL
       responseSerialize: identity,
       responseDeserialize: identity,
     };
+    const typed = method.requestSchema?.typeName === desc.input.typeName;
     service.implementation[desc.name] = implement(
       method,
       desc,
-      methodCodec(desc),
+      methodCodec(desc, typed),
       options,
       running,
     );

@@ -9,6 +9,7 @@ import { sendJson, toApiError } from './errors.ts';
 import { readNdjson } from './ndjson.ts';
 import { asCaller } from './route-authorization.ts';
 import { normaliseKeys } from '../platform/wire.ts';
+import { requestFromJson } from '../platform/typed-method.ts';
 
 /** Maps a URL's service and method to a registered method, or fails with UNIMPLEMENTED. */
 function lookup(methods: MethodRegistry, service: string, method: string): Method {
@@ -83,7 +84,7 @@ async function sendStream(
     const settlesNow = readiness();
     try {
       while (!step.done && !signal.aborted) {
-        batch += JSON.stringify({ result: step.value }) + '\n';
+        batch += JSON.stringify({ result: jsonResult(step.value) }) + '\n';
         const pending = next();
         if (batch.length >= STREAM_BATCH_BYTES || !(await settlesNow(pending))) {
           yield batch;
@@ -104,6 +105,12 @@ async function sendStream(
     .header('content-type', 'application/json')
     .header('cache-control', 'no-store')
     .send(Readable.from(lines(), { objectMode: false }));
+}
+
+/** A message as JSON: bytes (GetFile's BytesValue chunks) as base64, as protobuf JSON has them. */
+function jsonResult(value: unknown): unknown {
+  if (!(value instanceof Uint8Array)) return value;
+  return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
 }
 
 /** POST /api/<service>/<Method>: the gateway. Routes only translate wire ⇄ platform calls. */
@@ -138,7 +145,9 @@ async function callMethod(
   // The platform's role checks (sign-in on) see the caller through asCaller.
   return asCaller(request, async () => {
     const entry = lookup(methods, service, method);
-    const body = normaliseKeys(request.body ?? {});
+    const body = entry.requestSchema
+      ? requestFromJson(entry, request.body)
+      : normaliseKeys(request.body ?? {});
     const signal = disconnectSignal(reply);
     switch (entry.kind) {
       case 'unary':
@@ -169,7 +178,8 @@ function registerGatewayRoutes(app: FastifyInstance, methods: MethodRegistry): v
           throw unimplemented('ModifyFile is not a client stream here');
         const body = request.body as Readable;
         const messages = (async function* () {
-          for await (const message of readNdjson(body)) yield normaliseKeys(message);
+          for await (const message of readNdjson(body))
+            yield entry.requestSchema ? requestFromJson(entry, message) : normaliseKeys(message);
         })();
         return sendJson(reply, 200, await entry.handler(messages, disconnectSignal(reply)));
       }),

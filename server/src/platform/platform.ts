@@ -4,6 +4,8 @@
  * with forwarding handlers instead, so the HTTP layer never knows which one it talks to.
  */
 
+import type { DescMessage } from '@bufbuild/protobuf';
+
 /** One request, one response message. */
 export type UnaryHandler = (request: unknown, signal: AbortSignal) => Promise<unknown>;
 /** One request, a stream of response messages. */
@@ -14,10 +16,23 @@ export type ClientStreamHandler = (
   signal: AbortSignal,
 ) => Promise<unknown>;
 
-export type Method =
-  | { kind: 'unary'; handler: UnaryHandler }
-  | { kind: 'stream'; handler: StreamHandler }
-  | { kind: 'clientStream'; handler: ClientStreamHandler };
+/**
+ * What a method takes, when it says (see typed-method.ts): its handler gets request messages of
+ * `requestSchema` (protobuf-es), decoded once by the transport — binary on gRPC, JSON on the
+ * HTTP gateway. Without it, the handler gets the gateway's JSON (object keys in lowerCamelCase).
+ */
+export interface RequestDecoding {
+  requestSchema?: DescMessage;
+  /** Decodes one JSON request instead of the generic fromJson (a faster path for bulk bytes). */
+  requestFromJson?: (json: unknown) => unknown;
+}
+
+export type Method = RequestDecoding &
+  (
+    | { kind: 'unary'; handler: UnaryHandler }
+    | { kind: 'stream'; handler: StreamHandler }
+    | { kind: 'clientStream'; handler: ClientStreamHandler }
+  );
 
 /** Keyed by full method name, e.g. "pfs_v2.API/CreateRepo". */
 export type MethodRegistry = Map<string, Method>;

@@ -33,6 +33,17 @@ type Json = Record<string, unknown>;
 const asObject = (value: unknown): Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
 
+/**
+ * A typed ModifyFileRequest (typed-method.ts: `body` is a oneof `{case, value}`) in the shape of
+ * its JSON, `{setCommit: …}`; a JSON message as it is.
+ */
+function oneofAsJson(message: unknown): Json {
+  const body = asObject(asObject(message).body);
+  if (typeof body.case === 'string' && '$typeName' in asObject(message))
+    return { [body.case]: body.value };
+  return asObject(message);
+}
+
 export const describeResource = (resource: Resource) =>
   resource.type === 'CLUSTER' ? 'CLUSTER' : `${resource.type} ${resource.name}`;
 
@@ -122,7 +133,7 @@ export class Authorizer {
 
   /** One ModifyFile message: writes need REPO_WRITE on the commit, copies read the source. */
   checkModifyMessage(caller: Caller, message: unknown, first: boolean): void {
-    const body = asObject(message);
+    const body = oneofAsJson(message);
     // A stream that does not start by naming its commit names no repo: the cluster's say.
     if (first && !body.setCommit) this.require(caller.principal, CLUSTER, 'REPO_WRITE');
     if (body.setCommit) this.requireRepos(caller.principal, reposIn(body.setCommit), 'REPO_WRITE');
@@ -305,6 +316,7 @@ export class Authorizer {
     switch (method.kind) {
       case 'unary':
         return {
+          ...method,
           kind: 'unary',
           handler: async (request, signal) => {
             const caller = currentCaller();
@@ -318,6 +330,7 @@ export class Authorizer {
         const check = (caller: Caller, request: unknown) => this.check(caller, key, request);
         const visible = (caller: Caller, message: unknown) => this.visible(caller, message);
         return {
+          ...method,
           kind: 'stream',
           handler: async function* (request, signal) {
             const caller = currentCaller();
@@ -334,6 +347,7 @@ export class Authorizer {
         const checkMessage = (caller: Caller, message: unknown, first: boolean) =>
           this.checkModifyMessage(caller, message, first);
         return {
+          ...method,
           kind: 'clientStream',
           handler: async (requests, signal) => {
             const caller = currentCaller();

@@ -10,12 +10,14 @@ import {
   readString,
 } from '../wire.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
-import { clientStream, stream, unary, type MethodRegistry } from '../platform.ts';
+import { pfs_v2 } from '@ivory/api/proto';
+import { stream, unary, type MethodRegistry } from '../platform.ts';
+import { typedClientStream, typedStream } from '../typed-method.ts';
 import { slicer } from '../event-loop.ts';
 import type { CommitEvents } from './commit-events.ts';
 import { asDirPath } from './file-paths.ts';
 import { compileGlob, globPrefix } from './glob.ts';
-import { modifyFile } from './modify-file.ts';
+import { modifyFile, modifyFileRequestFromJson } from './modify-file.ts';
 import { PfsMessages, type FileInfoMessage } from './pfs-messages.ts';
 import {
   namesCommit,
@@ -432,7 +434,11 @@ export function registerPfsApi(
 
   add(
     'ModifyFile',
-    clientStream((requests, signal) => modifyFile(store, blobs, requests, signal)),
+    typedClientStream(
+      pfs_v2.ModifyFileRequestSchema,
+      (requests, signal) => modifyFile(store, blobs, requests, signal),
+      { fromJson: modifyFileRequestFromJson },
+    ),
   );
 
   add(
@@ -446,10 +452,9 @@ export function registerPfsApi(
 
   add(
     'GetFile',
-    stream(async function* (raw, signal) {
-      const req = readObject(raw, 'request');
+    typedStream(pfs_v2.GetFileRequestSchema, async function* (req, signal) {
       const file = readFileRef(req.file, 'file');
-      const offset = readInt(req.offset, 'offset');
+      const offset = Number(req.offset);
       if (offset < 0) throw invalidArgument('offset must not be negative');
       const { commit } = resolveCommitRef(store, file.commit);
       const row = store.getFile(commit, file.path);
@@ -465,12 +470,12 @@ export function registerPfsApi(
           pendingBytes += (chunk as Buffer).length;
           while (pendingBytes >= getFileChunkBytes) {
             const joined = Buffer.concat(pending);
-            yield joined.subarray(0, getFileChunkBytes).toString('base64');
+            yield joined.subarray(0, getFileChunkBytes);
             pending = [joined.subarray(getFileChunkBytes)];
             pendingBytes = joined.length - getFileChunkBytes;
           }
         }
-        if (pendingBytes > 0) yield Buffer.concat(pending).toString('base64');
+        if (pendingBytes > 0) yield Buffer.concat(pending);
       } finally {
         source.destroy();
       }

@@ -91,15 +91,19 @@ export class BlobReclaimer {
     switch (method.kind) {
       case 'stream': {
         const handler = method.handler;
-        return { kind: 'stream', handler: (...args) => this.afterStream(handler(...args)) };
+        return {
+          ...method,
+          kind: 'stream',
+          handler: (...args) => this.afterStream(handler(...args)),
+        };
       }
       case 'unary': {
         const handler = method.handler;
-        return { kind: 'unary', handler: (...args) => after(handler(...args)) };
+        return { ...method, kind: 'unary', handler: (...args) => after(handler(...args)) };
       }
       case 'clientStream': {
         const handler = method.handler;
-        return { kind: 'clientStream', handler: (...args) => after(handler(...args)) };
+        return { ...method, kind: 'clientStream', handler: (...args) => after(handler(...args)) };
       }
     }
   }
