@@ -460,22 +460,14 @@ export function registerPfsApi(
       const row = store.getFile(commit, file.path);
       if (row.type !== 'FILE') throw failedPrecondition(`${file.path} is a directory`);
       if (row.size_bytes === 0 || offset >= row.size_bytes) return;
-      const source = blobs.read(row.hash, { start: offset, end: row.size_bytes - 1 });
+      // Read in message-sized chunks, each yielded as read (no re-chunking copy).
+      const range = { start: offset, end: row.size_bytes - 1 };
+      const source = blobs.read(row.hash, range, getFileChunkBytes);
       try {
-        let pending: Buffer[] = [];
-        let pendingBytes = 0;
         for await (const chunk of source) {
           if (signal.aborted) return;
-          pending.push(chunk as Buffer);
-          pendingBytes += (chunk as Buffer).length;
-          while (pendingBytes >= getFileChunkBytes) {
-            const joined = Buffer.concat(pending);
-            yield joined.subarray(0, getFileChunkBytes);
-            pending = [joined.subarray(getFileChunkBytes)];
-            pendingBytes = joined.length - getFileChunkBytes;
-          }
+          yield chunk as Buffer;
         }
-        if (pendingBytes > 0) yield Buffer.concat(pending);
       } finally {
         source.destroy();
       }
