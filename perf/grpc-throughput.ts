@@ -5,7 +5,7 @@
 // Run: npx tsx perf/grpc-throughput.ts   (PERF_FILE_MIB, PERF_ROUNDS to change the size/rounds)
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, open, writeFile } from 'node:fs/promises';
+import { copyFile, open, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { pfs_v2 } from '@ivory/api/proto';
@@ -108,6 +108,12 @@ async function getFileGrpc(client: ReturnType<typeof grpcClient>, file: string):
   return bytes;
 }
 
+/** CPU seconds (user + system, all threads) a process has used: /proc/<pid>/stat. */
+async function cpuSecondsOf(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -116,13 +122,25 @@ await withScratchDir(async (dir) => {
   await writeFile(source, randomBytes(FILE_BYTES));
   const grpcPort = await freePort();
   const server = await startServerProcess({ IVORY_GRPC_PORT: String(grpcPort) });
-  const client = grpcClient(`127.0.0.1:${grpcPort}`);
+  // pachctl's grpc-go grows its HTTP/2 windows to 16 MiB (BDP probing); grpc-js needs them set.
+  const client = grpcClient(`127.0.0.1:${grpcPort}`, '', {
+    'grpc-node.flow_control_window': 16 * MiB,
+  });
   try {
     await client.unary(pfs_v2.API.method.createProject, { project });
     await client.unary(pfs_v2.API.method.createRepo, { repo });
     const seconds: Record<string, number[]> = {};
-    const measure = async (name: string, work: () => Promise<unknown>) =>
+    // CPU time is what load on the shared machine distorts least: it tells where the time goes.
+    const serverCpu: Record<string, number[]> = {};
+    const clientCpu: Record<string, number[]> = {};
+    const measure = async (name: string, work: () => Promise<unknown>) => {
+      const server0 = await cpuSecondsOf(server.pid);
+      const client0 = process.cpuUsage();
       (seconds[name] ??= []).push(await timed(work));
+      const client = process.cpuUsage(client0);
+      (serverCpu[name] ??= []).push((await cpuSecondsOf(server.pid)) - server0);
+      (clientCpu[name] ??= []).push((client.user + client.system) / 1e6);
+    };
     const expectBytes = (name: string) => (bytes: number) => {
       if (bytes !== FILE_BYTES) throw new Error(`${name} returned ${bytes} bytes`);
     };
@@ -143,9 +161,11 @@ await withScratchDir(async (dir) => {
     const row = (label: string, name: string) => {
       const values = seconds[name]!;
       const rates = values.map((s) => FILE_BYTES / MiB / s);
-      const spread = `${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)} MiB/s`;
+      const spread = `rounds: ${rates.map((rate) => rate.toFixed(0)).join(', ')} MiB/s`;
       const ratio = name === 'disk' ? '' : `  ${(disk / median(values)).toFixed(2)}× disk`;
       printFigure(label, `${throughput(FILE_BYTES, median(values))} (${spread})${ratio}`);
+      const cpu = `CPU s: server ${median(serverCpu[name]!).toFixed(2)}, this process ${median(clientCpu[name]!).toFixed(2)}`;
+      printFigure('', cpu);
     };
     row('plain disk copy (copyFile + fsync), baseline', 'disk');
     row('write: ModifyFile over gRPC (binary client stream)', 'grpc write');
