@@ -5,9 +5,17 @@
 // Run: npx tsx perf/grpc-throughput.ts   (PERF_FILE_MIB, PERF_ROUNDS to change the size/rounds)
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, open, writeFile } from 'node:fs/promises';
+import { copyFile, open, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import {
+  Client,
+  credentials,
+  Metadata,
+  type ClientWritableStream,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import { pfs_v2 } from '@ivory/api/proto';
 import { grpcClient } from '../server/test/helpers/grpc-client.ts';
 import { startServerProcess } from '../server/test/helpers/server-process.ts';
@@ -55,23 +63,70 @@ async function modifyFileHttp(url: string, source: string, file: string): Promis
   if (!response.ok) throw new Error(`ModifyFile failed: ${await response.text()}`);
 }
 
+/** The tag and length prefix of a length-delimited protobuf field. */
+function lengthDelimited(field: number, length: number): number[] {
+  const header = [(field << 3) | 2];
+  for (; length > 0x7f; length >>>= 7) header.push((length & 0x7f) | 0x80);
+  header.push(length);
+  return header;
+}
+
+/**
+ * ModifyFileRequest{addFile{path, raw: BytesValue{value: chunk}}} in binary, the chunk copied once
+ * as Go's proto.Marshal does for pachctl (protobuf-es's toBinary copies 4 MiB several times: that
+ * would measure this client, not the server). Checked against fromBinary before the runs.
+ */
+function addFileMessage(file: string, chunk: Uint8Array): Buffer {
+  const path = Buffer.from(file);
+  const value = lengthDelimited(1, chunk.length);
+  const raw = lengthDelimited(3, value.length + chunk.length);
+  const pathField = lengthDelimited(1, path.length);
+  const addFileLength = pathField.length + path.length + raw.length + value.length + chunk.length;
+  const header = Buffer.concat([
+    Buffer.from([...lengthDelimited(2, addFileLength), ...pathField]),
+    path,
+    Buffer.from([...raw, ...value]),
+  ]);
+  return Buffer.concat([header, chunk]);
+}
+
+function checkAddFileMessage(): void {
+  const chunk = randomBytes(300);
+  const { body } = fromBinary(pfs_v2.ModifyFileRequestSchema, addFileMessage('/a/b.bin', chunk));
+  const ok =
+    body.case === 'addFile' &&
+    body.value.path === '/a/b.bin' &&
+    body.value.source.case === 'raw' &&
+    Buffer.from(body.value.source.value.value).equals(chunk);
+  if (!ok) throw new Error('addFileMessage does not encode a ModifyFileRequest');
+}
+
 /** ModifyFile over gRPC: a client stream of binary messages, as pachctl sends it. */
-async function modifyFileGrpc(client: ReturnType<typeof grpcClient>, source: string, file: string) {
-  async function* messages() {
-    yield { body: { case: 'setCommit' as const, value: { branch: master } } };
-    for await (const chunk of createReadStream(source, { highWaterMark: MESSAGE_BYTES })) {
-      yield {
-        body: {
-          case: 'addFile' as const,
-          value: {
-            path: file,
-            source: { case: 'raw' as const, value: { value: chunk as Buffer } },
-          },
-        },
-      };
-    }
+async function modifyFileGrpc(client: Client, source: string, file: string): Promise<void> {
+  const setCommit = create(pfs_v2.ModifyFileRequestSchema, {
+    body: { case: 'setCommit', value: { branch: master } },
+  });
+  let call: ClientWritableStream<Buffer> | undefined;
+  const answer = new Promise<void>((resolve, reject) => {
+    call = client.makeClientStreamRequest(
+      `/${pfs_v2.API.typeName}/${pfs_v2.API.method.modifyFile.name}`,
+      (bytes: Buffer) => bytes,
+      (bytes: Buffer) => bytes,
+      new Metadata(),
+      (error: ServiceError | null) => (error ? reject(error) : resolve()),
+    );
+  });
+  const send = async (message: Buffer) => {
+    if (!call!.write(message)) await new Promise((resolve) => call!.once('drain', resolve));
+  };
+  try {
+    await send(Buffer.from(toBinary(pfs_v2.ModifyFileRequestSchema, setCommit)));
+    for await (const chunk of createReadStream(source, { highWaterMark: MESSAGE_BYTES }))
+      await send(addFileMessage(file, chunk as Buffer));
+  } finally {
+    call!.end();
   }
-  await client.clientStream(pfs_v2.API.method.modifyFile, messages());
+  await answer;
 }
 
 /** GetFile over HTTP: NDJSON lines of base64 chunks, split and decoded as they arrive. */
@@ -108,6 +163,12 @@ async function getFileGrpc(client: ReturnType<typeof grpcClient>, file: string):
   return bytes;
 }
 
+/** CPU seconds (user + system, all threads) a process has used: /proc/<pid>/stat. */
+async function cpuSecondsOf(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -116,19 +177,40 @@ await withScratchDir(async (dir) => {
   await writeFile(source, randomBytes(FILE_BYTES));
   const grpcPort = await freePort();
   const server = await startServerProcess({ IVORY_GRPC_PORT: String(grpcPort) });
-  const client = grpcClient(`127.0.0.1:${grpcPort}`);
+  // pachctl's grpc-go grows its HTTP/2 windows to 16 MiB (BDP probing); grpc-js needs them set.
+  const channelOptions = {
+    'grpc-node.flow_control_window': 16 * MiB,
+    'grpc.max_send_message_length': 64 * MiB,
+    'grpc.max_receive_message_length': 64 * MiB,
+  };
+  const client = grpcClient(`127.0.0.1:${grpcPort}`, '', channelOptions);
+  const rawClient = new Client(
+    `127.0.0.1:${grpcPort}`,
+    credentials.createInsecure(),
+    channelOptions,
+  );
+  checkAddFileMessage();
   try {
     await client.unary(pfs_v2.API.method.createProject, { project });
     await client.unary(pfs_v2.API.method.createRepo, { repo });
     const seconds: Record<string, number[]> = {};
-    const measure = async (name: string, work: () => Promise<unknown>) =>
+    // CPU time is what load on the shared machine distorts least: it tells where the time goes.
+    const serverCpu: Record<string, number[]> = {};
+    const clientCpu: Record<string, number[]> = {};
+    const measure = async (name: string, work: () => Promise<unknown>) => {
+      const server0 = await cpuSecondsOf(server.pid);
+      const client0 = process.cpuUsage();
       (seconds[name] ??= []).push(await timed(work));
+      const client = process.cpuUsage(client0);
+      (serverCpu[name] ??= []).push((await cpuSecondsOf(server.pid)) - server0);
+      (clientCpu[name] ??= []).push((client.user + client.system) / 1e6);
+    };
     const expectBytes = (name: string) => (bytes: number) => {
       if (bytes !== FILE_BYTES) throw new Error(`${name} returned ${bytes} bytes`);
     };
     for (let round = 0; round < ROUNDS; round++) {
       await measure('disk', () => diskCopy(source, path.join(dir, `copy-${round}.bin`)));
-      await measure('grpc write', () => modifyFileGrpc(client, source, `/grpc-${round}.bin`));
+      await measure('grpc write', () => modifyFileGrpc(rawClient, source, `/grpc-${round}.bin`));
       await measure('http write', () => modifyFileHttp(server.url, source, `/http-${round}.bin`));
       await measure('grpc read', () =>
         getFileGrpc(client, `/grpc-${round}.bin`).then(expectBytes('gRPC GetFile')),
@@ -143,9 +225,11 @@ await withScratchDir(async (dir) => {
     const row = (label: string, name: string) => {
       const values = seconds[name]!;
       const rates = values.map((s) => FILE_BYTES / MiB / s);
-      const spread = `${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)} MiB/s`;
+      const spread = `rounds: ${rates.map((rate) => rate.toFixed(0)).join(', ')} MiB/s`;
       const ratio = name === 'disk' ? '' : `  ${(disk / median(values)).toFixed(2)}× disk`;
       printFigure(label, `${throughput(FILE_BYTES, median(values))} (${spread})${ratio}`);
+      const cpu = `CPU s: server ${median(serverCpu[name]!).toFixed(2)}, this process ${median(clientCpu[name]!).toFixed(2)}`;
+      printFigure('', cpu);
     };
     row('plain disk copy (copyFile + fsync), baseline', 'disk');
     row('write: ModifyFile over gRPC (binary client stream)', 'grpc write');
@@ -154,6 +238,7 @@ await withScratchDir(async (dir) => {
     row('read: GetFile over HTTP (base64 NDJSON)', 'http read');
   } finally {
     client.close();
+    rawClient.close();
     await server.kill('SIGTERM');
   }
 });

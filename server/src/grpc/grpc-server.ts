@@ -10,6 +10,7 @@ import {
   type UntypedServiceImplementation,
   type sendUnaryData,
 } from '@grpc/grpc-js';
+import type http2 from 'node:http2';
 import type { DescMethod } from '@bufbuild/protobuf';
 import { protoMethod } from '@ivory/api/proto';
 import type { FastifyBaseLogger } from 'fastify';
@@ -20,6 +21,42 @@ import { methodCodec, type MethodCodec } from './message-codec.ts';
 
 /** Largest message either way (pachd's clients send files in chunks of at most 20 MiB). */
 export const GRPC_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * HTTP/2 flow-control window the listener grants, per stream and per connection. HTTP/2's
+ * default (64 KiB) makes a client stop every 64 KiB of an upload until the server's event loop
+ * has read it and answered WINDOW_UPDATE — a round trip per 64 KiB between two busy processes.
+ * pachctl and the SDKs (grpc-go, grpc core) grow their own windows up to 16 MiB (BDP probing).
+ */
+export const GRPC_WINDOW_BYTES = 16 * 1024 * 1024;
+
+/**
+ * grpc-js (1.14) has no server option for HTTP/2 windows: the stream window goes in the settings
+ * of the HTTP/2 servers it creates and the connection window is set on each session, through its
+ * internals when they are as expected (otherwise the defaults stay; nothing else changes).
+ */
+interface GrpcServerInternals {
+  commonServerOptions?: http2.ServerOptions;
+  http2Servers?: Map<http2.Http2Server, unknown>;
+}
+
+function widenStreamWindow(server: Server): void {
+  const options = (server as unknown as GrpcServerInternals).commonServerOptions;
+  if (options) options.settings = { ...options.settings, initialWindowSize: GRPC_WINDOW_BYTES };
+}
+
+function widenConnectionWindows(server: Server): void {
+  const servers = (server as unknown as GrpcServerInternals).http2Servers;
+  for (const http2Server of servers?.keys() ?? []) {
+    http2Server.on('session', (session: http2.ServerHttp2Session) => {
+      try {
+        session.setLocalWindowSize(GRPC_WINDOW_BYTES);
+      } catch {
+        // A session already closing keeps its window.
+      }
+    });
+  }
+}
 
 export interface GrpcServerOptions {
   host: string;
@@ -41,6 +78,10 @@ export interface GrpcListener {
 }
 
 const identity = (value: Buffer) => value;
+
+/** The same bytes as a Buffer, not copied (Buffer.from(Uint8Array) would copy them). */
+const asBuffer = (bytes: Uint8Array): Buffer =>
+  Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 type Call = { metadata: Metadata; on(event: 'cancelled', listener: () => void): unknown };
 
@@ -86,7 +127,7 @@ function implement(
         for await (const bytes of call) yield codec.decodeRequest(bytes as Buffer);
       })();
       asCaller(call.metadata, () => method.handler(requests, signal))
-        .then((answer) => callback(null, Buffer.from(codec.encodeResponse(answer))))
+        .then((answer) => callback(null, asBuffer(codec.encodeResponse(answer))))
         .catch((error: unknown) => {
           // The rest of the client's stream is not read: end it rather than leave it paused.
           call.destroy();
@@ -102,7 +143,7 @@ function implement(
         if (method.kind !== 'unary') throw new Error(`${desc.name} is not unary here`);
         return codec.encodeResponse(await method.handler(request, signal));
       })
-        .then((answer) => callback(null, Buffer.from(answer)))
+        .then((answer) => callback(null, asBuffer(answer)))
         .catch((error: unknown) => callback(fail(error)));
     };
   }
@@ -131,7 +172,7 @@ function implement(
       if (!messages) throw new Error(`${desc.name} is not a server stream here`);
       for await (const message of messages) {
         if (signal.aborted) break;
-        if (!call.write(Buffer.from(codec.encodeResponse(message)))) await drained();
+        if (!call.write(asBuffer(codec.encodeResponse(message)))) await drained();
       }
     })
       .then(() => call.end())
@@ -194,6 +235,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcL
   }
   for (const { definition, implementation } of services.values())
     server.addService(definition, implementation);
+  widenStreamWindow(server);
 
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const port = await new Promise<number>((resolve, reject) =>
@@ -203,6 +245,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcL
       (error, bound) => (error ? reject(error) : resolve(bound)),
     ),
   );
+  widenConnectionWindows(server);
   return {
     port,
     served,

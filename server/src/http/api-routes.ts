@@ -83,7 +83,7 @@ async function sendStream(
     const settlesNow = readiness();
     try {
       while (!step.done && !signal.aborted) {
-        batch += JSON.stringify({ result: step.value }) + '\n';
+        batch += JSON.stringify({ result: jsonResult(step.value) }) + '\n';
         const pending = next();
         if (batch.length >= STREAM_BATCH_BYTES || !(await settlesNow(pending))) {
           yield batch;
@@ -104,6 +104,12 @@ async function sendStream(
     .header('content-type', 'application/json')
     .header('cache-control', 'no-store')
     .send(Readable.from(lines(), { objectMode: false }));
+}
+
+/** A message as JSON: bytes (GetFile's BytesValue chunks) as base64, as protobuf JSON has them. */
+function jsonResult(value: unknown): unknown {
+  if (!(value instanceof Uint8Array)) return value;
+  return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
 }
 
 /** POST /api/<service>/<Method>: the gateway. Routes only translate wire ⇄ platform calls. */

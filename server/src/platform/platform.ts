@@ -29,6 +29,8 @@ export type Method = (
   requestSchema?: DescMessage;
   /** The method's own lenient JSON forms (aliases) rewritten to the protocol's, before decoding. */
   requestJson?: (body: unknown) => unknown;
+  /** Decodes one JSON request instead of the generic fromJson (a faster path for bulk bytes). */
+  requestFromJson?: (json: unknown) => unknown;
 };
 
 /** Keyed by full method name, e.g. "pfs_v2.API/CreateRepo". */

@@ -1,4 +1,5 @@
 import {
+  fromBinary,
   fromJson,
   type DescEnum,
   type DescMessage,
@@ -15,12 +16,16 @@ import { normaliseKeys } from './wire.ts';
  * the transport decodes the request once — the HTTP gateway from JSON (`decodeJsonRequest`),
  * the gRPC listener from binary — and the handler gets e.g. a `pfs_v2.InspectRepoRequest`
  * (int64 as bigint, enums as numbers, oneofs as `{case, value}`). Answers stay the gateway's
- * JSON, built by the handler. Semantic checks (a name must not be empty) stay in handlers.
+ * JSON, built by the handler, or bytes (Uint8Array) for a method that answers
+ * google.protobuf.BytesValue (GetFile, GetFileTAR), which the gateway writes as base64 and gRPC as
+ * the message. Semantic checks (a name must not be empty) stay in handlers.
  */
 
 export interface TypedOptions {
   /** Rewrites the gateway JSON's aliases of this method to protobuf JSON (before fromJson). */
   requestJson?: (body: unknown) => unknown;
+  /** Decodes one JSON request instead of fromJson (bulk bytes with Node's native base64). */
+  requestFromJson?: (json: unknown) => unknown;
 }
 
 export const typedUnary = <D extends DescMessage>(
@@ -45,6 +50,17 @@ export const typedStream = <D extends DescMessage>(
   handler: (request, signal) => handler(request as MessageShape<D>, signal),
 });
 
+export const typedClientStream = <D extends DescMessage>(
+  requestSchema: D,
+  handler: (requests: AsyncIterable<MessageShape<D>>, signal: AbortSignal) => Promise<unknown>,
+  options: TypedOptions = {},
+): Method => ({
+  kind: 'clientStream',
+  requestSchema,
+  ...options,
+  handler: (requests, signal) => handler(requests as AsyncIterable<MessageShape<D>>, signal),
+});
+
 const jsonOptions = { ignoreUnknownFields: true, registry: protoRegistry } as const;
 
 /**
@@ -54,6 +70,7 @@ const jsonOptions = { ignoreUnknownFields: true, registry: protoRegistry } as co
  */
 export function decodeJsonRequest(method: Method, body: unknown): unknown {
   if (!method.requestSchema) return normaliseKeys(body);
+  if (method.requestFromJson) return method.requestFromJson(body);
   return messageFromJson(method.requestSchema, method.requestJson?.(body) ?? body);
 }
 
@@ -187,4 +204,16 @@ export function safeNumber(value: bigint, field: string): number {
   const number = Number(value);
   if (!Number.isSafeInteger(number)) throw invalidArgument(`${field} is too large: ${value}`);
   return number;
+}
+
+/** One binary request (gRPC) as `schema`'s message; malformed bytes are INVALID_ARGUMENT. */
+export function requestFromBinary<D extends DescMessage>(
+  schema: D,
+  bytes: Uint8Array,
+): MessageShape<D> {
+  try {
+    return fromBinary(schema, bytes);
+  } catch (error) {
+    throw invalidArgument(`malformed ${schema.typeName}: ${(error as Error).message}`);
+  }
 }

@@ -8,6 +8,7 @@ import type { DescMessage, DescMethod, MessageInitShape, MessageShape } from '@b
 import {
   Client,
   credentials,
+  type ChannelOptions,
   Metadata,
   type ClientWritableStream,
   type ServiceError,
@@ -40,11 +41,19 @@ export interface GrpcTestClient {
   close(): void;
 }
 
-/** `address` as host:port; `token` goes in the `authn-token` metadata, as pachctl sends it. */
-export function grpcClient(address: string, token = ''): GrpcTestClient {
+/**
+ * `address` as host:port; `token` goes in the `authn-token` metadata, as pachctl sends it;
+ * `options` add grpc-js channel options (e.g. 'grpc-node.flow_control_window').
+ */
+export function grpcClient(
+  address: string,
+  token = '',
+  options: ChannelOptions = {},
+): GrpcTestClient {
   const client = new Client(address, credentials.createInsecure(), {
     'grpc.max_receive_message_length': 64 * 1024 * 1024,
     'grpc.max_send_message_length': 64 * 1024 * 1024,
+    ...options,
   });
   const metadata = () => {
     const md = new Metadata();
@@ -53,7 +62,10 @@ export function grpcClient(address: string, token = ''): GrpcTestClient {
   };
   const path = (method: DescMethod) => `/${method.parent.typeName}/${method.name}`;
   const codec = <I extends DescMessage, O extends DescMessage>(method: TypedMethod<I, O>) => ({
-    serialize: (message: MessageShape<I>) => Buffer.from(toBinary(method.input, message)),
+    serialize: (message: MessageShape<I>) => {
+      const bytes = toBinary(method.input, message);
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    },
     deserialize: (bytes: Buffer) => fromBinary(method.output, bytes) as MessageShape<O>,
   });
   return {

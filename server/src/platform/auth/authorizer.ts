@@ -34,6 +34,17 @@ type Json = Record<string, unknown>;
 const asObject = (value: unknown): Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
 
+/**
+ * A typed ModifyFileRequest (typed-method.ts: `body` is a oneof `{case, value}`) in the shape of
+ * its JSON, `{setCommit: …}`; a JSON message as it is.
+ */
+function oneofAsJson(message: unknown): Json {
+  const body = asObject(asObject(message).body);
+  if (typeof body.case === 'string' && '$typeName' in asObject(message))
+    return { [body.case]: body.value };
+  return asObject(message);
+}
+
 export const describeResource = (resource: Resource) =>
   resource.type === 'CLUSTER' ? 'CLUSTER' : `${resource.type} ${resource.name}`;
 
@@ -123,7 +134,7 @@ export class Authorizer {
 
   /** One ModifyFile message: writes need REPO_WRITE on the commit, copies read the source. */
   checkModifyMessage(caller: Caller, message: unknown, first: boolean): void {
-    const body = asObject(message);
+    const body = oneofAsJson(message);
     // A stream that does not start by naming its commit names no repo: the cluster's say.
     if (first && !body.setCommit) this.require(caller.principal, CLUSTER, 'REPO_WRITE');
     if (body.setCommit) this.requireRepos(caller.principal, reposIn(body.setCommit), 'REPO_WRITE');

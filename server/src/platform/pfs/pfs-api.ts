@@ -1,14 +1,14 @@
 import { pfs_v2 } from '@ivory/api/proto';
 import { failedPrecondition, invalidArgument, notFound } from '../../errors.ts';
-import { int64, readInt, readObject } from '../wire.ts';
+import { int64 } from '../wire.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
-import { clientStream, stream, type MethodRegistry } from '../platform.ts';
-import { safeNumber, typedStream, typedUnary } from '../typed-method.ts';
+import type { MethodRegistry } from '../platform.ts';
+import { safeNumber, typedClientStream, typedStream, typedUnary } from '../typed-method.ts';
 import { slicer } from '../event-loop.ts';
 import type { CommitEvents } from './commit-events.ts';
 import { asDirPath } from './file-paths.ts';
 import { compileGlob, globPrefix } from './glob.ts';
-import { modifyFile } from './modify-file.ts';
+import { modifyFile, modifyFileRequestFromJson } from './modify-file.ts';
 import { PfsMessages, type FileInfoMessage } from './pfs-messages.ts';
 import {
   branchRefOf,
@@ -388,7 +388,11 @@ export function registerPfsApi(
 
   add(
     'ModifyFile',
-    clientStream((requests, signal) => modifyFile(store, blobs, requests, signal)),
+    typedClientStream(
+      pfs_v2.ModifyFileRequestSchema,
+      (requests, signal) => modifyFile(store, blobs, requests, signal),
+      { requestFromJson: modifyFileRequestFromJson },
+    ),
   );
 
   add(
@@ -402,31 +406,22 @@ export function registerPfsApi(
 
   add(
     'GetFile',
-    stream(async function* (raw, signal) {
-      const req = readObject(raw, 'request');
+    typedStream(pfs_v2.GetFileRequestSchema, async function* (req, signal) {
       const file = readFileRef(req.file, 'file');
-      const offset = readInt(req.offset, 'offset');
+      const offset = Number(req.offset);
       if (offset < 0) throw invalidArgument('offset must not be negative');
       const { commit } = resolveCommitRef(store, file.commit);
       const row = store.getFile(commit, file.path);
       if (row.type !== 'FILE') throw failedPrecondition(`${file.path} is a directory`);
       if (row.size_bytes === 0 || offset >= row.size_bytes) return;
-      const source = blobs.read(row.hash, { start: offset, end: row.size_bytes - 1 });
+      // Read in message-sized chunks, each yielded as read (no re-chunking copy).
+      const range = { start: offset, end: row.size_bytes - 1 };
+      const source = blobs.read(row.hash, range, getFileChunkBytes);
       try {
-        let pending: Buffer[] = [];
-        let pendingBytes = 0;
         for await (const chunk of source) {
           if (signal.aborted) return;
-          pending.push(chunk as Buffer);
-          pendingBytes += (chunk as Buffer).length;
-          while (pendingBytes >= getFileChunkBytes) {
-            const joined = Buffer.concat(pending);
-            yield joined.subarray(0, getFileChunkBytes).toString('base64');
-            pending = [joined.subarray(getFileChunkBytes)];
-            pendingBytes = joined.length - getFileChunkBytes;
-          }
+          yield chunk as Buffer;
         }
-        if (pendingBytes > 0) yield Buffer.concat(pending).toString('base64');
       } finally {
         source.destroy();
       }

@@ -2,7 +2,7 @@ import { EmptySchema } from '@bufbuild/protobuf/wkt';
 import { pfs_v2, taskapi } from '@ivory/api/proto';
 import { alreadyExists, failedPrecondition, invalidArgument, notFound } from '../../errors.ts';
 import { int64, readList, readObject, readOptionalObject, readString } from '../wire.ts';
-import { stream, unary, type MethodRegistry } from '../platform.ts';
+import { unary, type MethodRegistry } from '../platform.ts';
 import { typedStream, typedUnary } from '../typed-method.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { Db } from '../storage/database.ts';
@@ -157,8 +157,7 @@ export function registerRepoAdminApi(
 
   add(
     'GetFileTAR',
-    stream(async function* (raw, signal) {
-      const req = readObject(raw, 'request');
+    typedStream(pfs_v2.GetFileRequestSchema, async function* (req, signal) {
       const file = readFileRef(req.file, 'file');
       const { commit } = resolveCommitRef(store, file.commit);
       const row = store.getFile(commit, file.path);
@@ -172,12 +171,12 @@ export function registerRepoAdminApi(
           pendingBytes += (chunk as Buffer).length;
           while (pendingBytes >= tarChunkBytes) {
             const joined = Buffer.concat(pending);
-            yield joined.subarray(0, tarChunkBytes).toString('base64');
+            yield joined.subarray(0, tarChunkBytes);
             pending = [joined.subarray(tarChunkBytes)];
             pendingBytes = joined.length - tarChunkBytes;
           }
         }
-        if (pendingBytes > 0) yield Buffer.concat(pending).toString('base64');
+        if (pendingBytes > 0) yield Buffer.concat(pending);
       } finally {
         body.destroy();
       }

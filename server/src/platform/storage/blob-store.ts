@@ -15,11 +15,26 @@ export interface ByteRange {
   end: number;
 }
 
-/** Collects bytes into a temp file while hashing; `finish` makes them a durable blob. */
+/**
+ * How far a writer's disk writes may lag behind `write` calls. The caller hashes (and receives)
+ * the next bytes while earlier ones are written by libuv's pool, instead of waiting for each
+ * write; past this many bytes in flight `write` waits for the oldest.
+ */
+const WRITE_AHEAD_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Collects bytes into a temp file while hashing; `finish` makes them a durable blob (one fsync).
+ * Writes are positional and may still be in flight when `write` returns: the caller must not
+ * change bytes it has passed (fresh buffers, as received). A failed write fails the next call.
+ */
 export class BlobWriter {
   private readonly hasher: Hash = createHash('sha256');
   private size = 0;
   private done = false;
+  /** Disk writes not yet settled, oldest first, and how many bytes they hold. */
+  private readonly inFlight = new Set<Promise<void>>();
+  private lagBytes = 0;
+  private failure: { error: unknown } | null = null;
 
   constructor(
     private readonly store: BlobStore,
@@ -28,13 +43,41 @@ export class BlobWriter {
   ) {}
 
   async write(bytes: Uint8Array): Promise<void> {
+    this.throwIfFailed();
+    if (bytes.length === 0) return;
     this.hasher.update(bytes);
+    const position = this.size;
     this.size += bytes.length;
+    this.lagBytes += bytes.length;
+    const written: Promise<void> = this.writeAt(bytes, position)
+      .catch((error: unknown) => {
+        this.failure ??= { error };
+      })
+      .finally(() => {
+        this.lagBytes -= bytes.length;
+        this.inFlight.delete(written);
+      });
+    this.inFlight.add(written);
+    while (this.lagBytes > WRITE_AHEAD_BYTES && this.inFlight.size > 0)
+      await this.inFlight.values().next().value;
+    this.throwIfFailed();
+  }
+
+  private async writeAt(bytes: Uint8Array, position: number): Promise<void> {
     let offset = 0;
     while (offset < bytes.length) {
-      const { bytesWritten } = await this.handle.write(bytes, offset, bytes.length - offset);
+      const { bytesWritten } = await this.handle.write(
+        bytes,
+        offset,
+        bytes.length - offset,
+        position + offset,
+      );
       offset += bytesWritten;
     }
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure) throw this.failure.error;
   }
 
   get bytesWritten(): number {
@@ -43,6 +86,8 @@ export class BlobWriter {
 
   /** fsyncs the bytes and moves them to their content address (once per distinct content). */
   async finish(): Promise<StoredBlob> {
+    await Promise.all(this.inFlight);
+    this.throwIfFailed();
     this.done = true;
     await this.handle.sync();
     await this.handle.close();
@@ -54,6 +99,7 @@ export class BlobWriter {
   async abort(): Promise<void> {
     if (this.done) return;
     this.done = true;
+    await Promise.all(this.inFlight);
     await this.handle.close().catch(() => undefined);
     await rm(this.tempPath, { force: true });
   }
@@ -211,8 +257,12 @@ export class BlobStore {
     }
   }
 
-  read(hash: string, range?: ByteRange): ReadStream {
-    return createReadStream(this.pathOf(hash), range ? { start: range.start, end: range.end } : {});
+  /** The bytes of a blob (or a range), in chunks of `chunkBytes` (default: Node's 64 KiB). */
+  read(hash: string, range?: ByteRange, chunkBytes?: number): ReadStream {
+    return createReadStream(this.pathOf(hash), {
+      ...(range ? { start: range.start, end: range.end } : {}),
+      ...(chunkBytes ? { highWaterMark: chunkBytes } : {}),
+    });
   }
 
   /** True when the stored bytes still hash to their name. */

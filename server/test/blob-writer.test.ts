@@ -1,0 +1,52 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BlobStore } from '../src/platform/storage/blob-store.ts';
+
+// BlobWriter lets its disk writes run behind `write` (positional writes in flight): the stored
+// bytes and their address must still be exactly what was written, in order.
+describe('BlobWriter', () => {
+  let dir: string;
+  let blobs: BlobStore;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'ivory-blob-writer-'));
+    blobs = new BlobStore(dir);
+    await blobs.init();
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('stores many chunks written without waiting, in order, under their sha256', async () => {
+    // 40 MiB in chunks of varied size: more than the writer lets lag behind.
+    const chunks = Array.from({ length: 40 }, (_, i) => randomBytes(1024 * 1024 - i * 997));
+    const writer = await blobs.createWriter();
+    const calls = chunks.map((chunk) => writer.write(chunk));
+    await Promise.all(calls);
+    const blob = await writer.finish();
+    const all = Buffer.concat(chunks);
+    expect(blob.sizeBytes).toBe(all.length);
+    expect(blob.hash).toBe(createHash('sha256').update(all).digest('hex'));
+    expect((await readFile(blobs.pathOf(blob.hash))).equals(all)).toBe(true);
+    expect(await blobs.verify(blob.hash)).toBe(true);
+  });
+
+  it('abort with writes in flight leaves no temp file and no blob', async () => {
+    const writer = await blobs.createWriter();
+    for (let i = 0; i < 8; i++) void writer.write(randomBytes(4 * 1024 * 1024));
+    await writer.abort();
+    expect(await readdir(blobs.tempDir)).toEqual([]);
+    expect(await blobs.count()).toBe(0);
+  });
+
+  it('a failed write fails the writer: finish rejects and stores nothing', async () => {
+    const writer = await blobs.createWriter();
+    await writer.write(randomBytes(1024));
+    // Closing the file under the writer makes its next disk write fail (EBADF).
+    await (writer as unknown as { handle: { close(): Promise<void> } }).handle.close();
+    await writer.write(randomBytes(1024)).catch(() => undefined);
+    await expect(writer.finish()).rejects.toThrow();
+    await writer.abort();
+    expect(await blobs.count()).toBe(0);
+  });
+});
