@@ -346,8 +346,11 @@ export class SlotShells {
 
   /**
    * The shell command that runs a request: wait for a token, cd, environment, the program with
-   * its stdin (a here-document) and its output to the log (fd 3); then the token back, the
-   * marker and the exit line. In a sandbox, whatever the process left running is killed first.
+   * its stdin (a here-document) and its output to the log (fd 3); then the token back, in a
+   * sandbox whatever the process left running killed, the marker and the exit line. The token
+   * goes back first: the group's next process starts at once, while this shell finishes (in a
+   * sandbox, `kill -1` walks every process of the machine: it is no part of the time between
+   * two processes).
    *
    * When the program is a file the shell will find (a path, or a name on PATH that is not one of
    * the shell's own words) and every variable has a shell name, it runs as a simple command in a
@@ -389,7 +392,7 @@ export class SlotShells {
     const start =
       request.timeoutMs > 0 ? `echo "S ${id}"` : `printf '%s' ${quote(startMarker(id))} >&3`;
     let command =
-      `read t <&4; ${start}; ${run}; ${sweep}printf '\\n' >&4; ` +
+      `read t <&4; ${start}; ${run}; printf '\\n' >&4; ${sweep}` +
       `printf '%s' ${quote(marker(id))} >&3; echo "X ${id} $s"\n`;
     if (request.stdin) {
       const body = request.stdin.endsWith('\n') ? request.stdin : `${request.stdin}\n`;
