@@ -44,6 +44,8 @@ export interface ShellEntry {
   queuedAt?: number;
   /** Whether its shell took a token for it (an "S" line, or its start marker in the log). */
   tokenTaken?: boolean;
+  /** Handed to a second shell: its first died on its own before it started. */
+  rerun?: boolean;
   onStart(entry: ShellEntry): void;
   onLine(entry: ShellEntry, line: string): void;
   /** `status`: the exit status, or null when the shell died under it. */
@@ -68,7 +70,7 @@ interface Shell {
   /** Requests whose output may still be in the log (the first owns what is read next). */
   logOwners: ShellEntry[];
   dead: boolean;
-  /** Killed, not gone yet: the slot's next request gets a new shell. */
+  /** Killed here (kill, forget, close), not gone yet: the slot's next request gets a new one. */
   dying: boolean;
   logPath: string;
   logFd: number;
@@ -122,7 +124,12 @@ export class SlotShells {
   run(entry: ShellEntry): void {
     const spec = entry.request.shell as ShellSpec;
     const current = this.shells.get(spec.key);
-    const shell = current && !current.dying ? current : this.newShell(spec, entry.request);
+    const alive =
+      current &&
+      !current.dying &&
+      current.child.exitCode === null &&
+      current.child.signalCode === null;
+    const shell = alive ? current : this.newShell(spec, entry.request);
     const command = this.shellCommand(entry.id, entry.request);
     entry.queuedAt = performance.now();
     shell.queue.push(entry);
@@ -254,12 +261,19 @@ export class SlotShells {
     shell.queue = [];
     // A process that started and never put its token back (killed, or it killed its shell).
     if (held[0]?.tokenTaken) writeSync(group.fd, '\n');
+    const rerun: ShellEntry[] = [];
     for (const entry of held) {
       // What it printed last may lack its marker: it is still its own.
       if (shell.logOwners[0] === entry) this.sendLines(entry, shell.logText, true);
       shell.logText = '';
       shell.logOwners = shell.logOwners.filter((owner) => owner !== entry);
-      entry.onExit(entry, null, null);
+      // A shell that died on its own (a process of the last datum killed it, its sandbox
+      // ended) before this one started: it runs in a new shell, once (a shell that cannot
+      // start at all fails it the second time).
+      if (!shell.dying && !entry.tokenTaken && !entry.rerun) {
+        entry.rerun = true;
+        rerun.push(entry);
+      } else entry.onExit(entry, null, null);
     }
     closeSync(shell.logFd);
     rmSync(shell.logPath, { force: true });
@@ -269,6 +283,13 @@ export class SlotShells {
           this.groups.delete(name);
           closeSync(g.fd);
         }
+    for (const entry of rerun) {
+      try {
+        this.run(entry);
+      } catch {
+        entry.onExit(entry, null, null);
+      }
+    }
   }
 
   /** Sends the complete lines of `text` as `entry`'s output; returns the unfinished last line. */
@@ -346,8 +367,11 @@ export class SlotShells {
 
   /**
    * The shell command that runs a request: wait for a token, cd, environment, the program with
-   * its stdin (a here-document) and its output to the log (fd 3); then the token back, the
-   * marker and the exit line. In a sandbox, whatever the process left running is killed first.
+   * its stdin (a here-document) and its output to the log (fd 3); then the token back, in a
+   * sandbox whatever the process left running killed, the marker and the exit line. The token
+   * goes back first: the group's next process starts at once, while this shell finishes (in a
+   * sandbox, `kill -1` walks every process of the machine: it is no part of the time between
+   * two processes).
    *
    * When the program is a file the shell will find (a path, or a name on PATH that is not one of
    * the shell's own words) and every variable has a shell name, it runs as a simple command in a
@@ -389,7 +413,7 @@ export class SlotShells {
     const start =
       request.timeoutMs > 0 ? `echo "S ${id}"` : `printf '%s' ${quote(startMarker(id))} >&3`;
     let command =
-      `read t <&4; ${start}; ${run}; ${sweep}printf '\\n' >&4; ` +
+      `read t <&4; ${start}; ${run}; printf '\\n' >&4; ${sweep}` +
       `printf '%s' ${quote(marker(id))} >&3; echo "X ${id} $s"\n`;
     if (request.stdin) {
       const body = request.stdin.endsWith('\n') ? request.stdin : `${request.stdin}\n`;

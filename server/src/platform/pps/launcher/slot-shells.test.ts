@@ -1,0 +1,83 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunFields } from './protocol.ts';
+import { SlotShells, type ShellEntry } from './slot-shells.ts';
+
+interface Ran {
+  status: number | null;
+  signal: string | null;
+  lines: string[];
+}
+
+let dir: string;
+let shells: SlotShells;
+let nextId = 0;
+
+/** Hands a request to its slot's shell; resolves with its exit and the lines it printed. */
+function run(key: string, cmd: string[], limit = 1): { entry: ShellEntry; done: Promise<Ran> } {
+  const lines: string[] = [];
+  let resolve!: (ran: Ran) => void;
+  const done = new Promise<Ran>((r) => (resolve = r));
+  const request: RunFields = {
+    cmd,
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    stdin: '',
+    timeoutMs: 0,
+    group: 'job',
+    limit,
+    shell: { key: path.join(dir, key), argv: ['/bin/sh'], sandboxed: false },
+  };
+  const entry: ShellEntry = {
+    id: ++nextId,
+    request,
+    started: 0,
+    onStart: () => undefined,
+    onLine: (_, line) => lines.push(line),
+    onExit: (_, status, signal) => resolve({ status, signal, lines }),
+  };
+  shells.run(entry);
+  return { entry, done };
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'ivory-slot-shells-'));
+  mkdirSync(path.join(dir, 'logs'));
+  shells = new SlotShells(path.join(dir, 'logs'));
+});
+
+afterEach(() => {
+  shells.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('SlotShells', () => {
+  it('runs a slot’s next request in a new shell when its shell died after the last one', async () => {
+    // The process's parent is its slot's shell.
+    const first = await run('slot-0', ['sh', '-c', 'echo $PPID']).done;
+    expect(first.status).toBe(0);
+    const shellPid = Number(first.lines[0]);
+    expect(shellPid).toBeGreaterThan(1);
+    // The shell dies between two requests; the next is handed over before its exit is heard.
+    process.kill(shellPid, 'SIGKILL');
+    const second = await run('slot-0', ['sh', '-c', 'echo ran; echo $PPID']).done;
+    expect(second.status).toBe(0);
+    expect(second.lines[0]).toBe('ran');
+    expect(Number(second.lines[1])).not.toBe(shellPid);
+  });
+
+  it('reports a request killed while it waits for a token as killed, not run again', async () => {
+    const holder = run('slot-0', ['sleep', '30']);
+    const waiter = run('slot-1', ['sh', '-c', 'echo must not run']);
+    await new Promise((r) => setTimeout(r, 200));
+    shells.kill(waiter.entry);
+    const killed = await waiter.done;
+    expect(killed).toEqual({ status: null, signal: null, lines: [] });
+    shells.kill(holder.entry);
+    expect((await holder.done).status).toBeNull();
+    // The token the killed holder took is back: the group runs on.
+    expect((await run('slot-2', ['true']).done).status).toBe(0);
+  });
+});
