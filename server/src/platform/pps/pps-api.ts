@@ -180,6 +180,14 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
       const page = readOptionalObject(req.page, 'page');
       const pageSize = page ? readInt(page.pageSize, 'page.pageSize') : 0;
       if (pageSize > 0) {
+        // PipelinePage's one ordering, RECENT: the most recently changed first (created,
+        // updated, stopped, started or failed), so a client can probe the first page for changes.
+        states = [...states].sort(
+          (a, b) =>
+            b.updated_at - a.updated_at ||
+            a.project.localeCompare(b.project) ||
+            a.name.localeCompare(b.name),
+        );
         const start = readInt(page?.pageIndex, 'page.pageIndex') * pageSize;
         states = states.slice(start, start + pageSize);
       }
