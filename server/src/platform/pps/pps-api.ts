@@ -156,6 +156,14 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
       }
       const pageSize = req.page ? safeNumber(req.page.pageSize, 'page.pageSize') : 0;
       if (pageSize > 0) {
+        // PipelinePage's one ordering, RECENT: the most recently changed first (created,
+        // updated, stopped, started or failed), so a client can probe the first page for changes.
+        states = [...states].sort(
+          (a, b) =>
+            b.updated_at - a.updated_at ||
+            a.project.localeCompare(b.project) ||
+            a.name.localeCompare(b.name),
+        );
         const start = safeNumber(req.page?.pageIndex ?? 0n, 'page.pageIndex') * pageSize;
         states = states.slice(start, start + pageSize);
       }

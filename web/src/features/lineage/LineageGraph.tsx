@@ -3,19 +3,32 @@ import {
   MiniMap,
   Background,
   Controls,
+  getViewportForBounds,
   Handle,
   Position,
   ReactFlow,
   ReactFlowProvider,
   useReactFlow,
   useStore,
+  useStoreApi,
   type Edge,
   type Node,
   type NodeProps,
   type ReactFlowState,
+  type Viewport,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { createContext, memo, use, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import {
+  createContext,
+  memo,
+  use,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import CheckCircleFilled from '@ant-design/icons-svg/es/asn/CheckCircleFilled';
 import CloseCircleFilled from '@ant-design/icons-svg/es/asn/CloseCircleFilled';
 import DatabaseOutlined from '@ant-design/icons-svg/es/asn/DatabaseOutlined';
@@ -100,7 +113,7 @@ function nodeLook(node: LineageNode, view: GraphView) {
 }
 
 /** A colour for the canvas, which reads no CSS custom properties: `var(--x)` resolved. */
-function cssColor(value: string): string {
+function cssColorOf(value: string): string {
   const name = /^var\((--[\w-]+)\)$/.exec(value)?.[1];
   if (!name) return value;
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
@@ -148,6 +161,13 @@ function OverviewCanvas({
     ctx.clearRect(0, 0, canvas.width, canvas.height);
     ctx.setTransform(dpr * zoom, 0, 0, dpr * zoom, dpr * x, dpr * y);
     const down = view.direction === 'DOWN';
+    // A few distinct colours: each `var(--x)` resolved once per draw, not once per node.
+    const resolved = new Map<string, string>();
+    const cssColor = (value: string) => {
+      let color = resolved.get(value);
+      if (color === undefined) resolved.set(value, (color = cssColorOf(value)));
+      return color;
+    };
     const kinds = new Map(graph.nodes.map((n) => [n.id, n.kind]));
     ctx.lineWidth = 1.5 / zoom;
     ctx.strokeStyle = cssColor('var(--ivory-border)');
@@ -270,6 +290,7 @@ const LineageNodeView = memo(function LineageNodeView({ data }: NodeProps<Lineag
 });
 
 const nodeTypes = { lineage: LineageNodeView };
+let rendered = false;
 
 export interface LineageGraphProps {
   graph: Graph;
@@ -285,8 +306,65 @@ export interface LineageGraphProps {
   onFirstPaint?: () => void;
 }
 
-function Flow(props: LineageGraphProps) {
+const FIT = { padding: 0.1, maxZoom: 1.2 };
+const MIN_ZOOM = 0.02;
+
+/**
+ * The viewport that fits the whole graph in a pane of this size: given to React Flow as its first
+ * viewport, so the first render is already at the fitted zoom (plain boxes on the canvas for a
+ * large graph) instead of rendering the nodes at 100 %, measuring them and then fitting.
+ */
+function fittedViewport(
+  graph: Graph,
+  positions: Positions,
+  pane: { width: number; height: number },
+): Viewport {
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const node of graph.nodes) {
+    const p = positions[node.id];
+    if (!p) continue;
+    const size = nodeSize(node.kind);
+    x0 = Math.min(x0, p.x);
+    y0 = Math.min(y0, p.y);
+    x1 = Math.max(x1, p.x + size.width);
+    y1 = Math.max(y1, p.y + size.height);
+  }
+  if (x0 > x1) return { x: 0, y: 0, zoom: 1 };
+  return getViewportForBounds(
+    { x: x0, y: y0, width: x1 - x0, height: y1 - y0 },
+    pane.width,
+    pane.height,
+    MIN_ZOOM,
+    FIT.maxZoom,
+    FIT.padding,
+  );
+}
+
+/**
+ * Puts the fitted viewport in React Flow's store before anything reads it (the provider takes no
+ * viewport, and `defaultViewport` is applied only after the first render, which would render the
+ * nodes at 100 % once for nothing).
+ */
+function InitialViewport({
+  viewport,
+  children,
+}: {
+  viewport: Viewport | null;
+  children: ReactNode;
+}) {
+  const store = useStoreApi();
+  useState(() => {
+    if (viewport) store.setState({ transform: [viewport.x, viewport.y, viewport.zoom] });
+  });
+  return children;
+}
+
+function Flow(props: LineageGraphProps & { initialViewport: Viewport | null }) {
   const { graph, positions, layoutKey, selectedId, focus, onSelect } = props;
+  if (!rendered) {
+    rendered = true;
+    performance.mark('lineage:render-start');
+  }
   const flow = useReactFlow();
   const zoomedOut = useStore(zoomedOutSelector);
   const nodes = useMemo<LineageFlowNode[]>(
@@ -349,12 +427,12 @@ function Flow(props: LineageGraphProps) {
     [props.statuses, selectedId, lineage, props.touched, props.direction],
   );
 
-  // The first layout is fitted by React Flow's `fitView`; later ones (direction, new nodes) here.
+  // The first layout is fitted by the initial viewport; later ones (direction, new nodes) here.
   const fitted = useRef<string | null>(layoutKey);
   useEffect(() => {
     if (fitted.current === layoutKey) return;
     fitted.current = layoutKey;
-    void flow.fitView({ padding: 0.1, maxZoom: 1.2 });
+    void flow.fitView(FIT);
   }, [flow, layoutKey]);
 
   useEffect(() => {
@@ -372,6 +450,7 @@ function Flow(props: LineageGraphProps) {
   useEffect(() => {
     if (painted.current) return;
     painted.current = true;
+    performance.mark('lineage:committed');
     requestAnimationFrame(() => onFirstPaint?.());
   }, [onFirstPaint]);
 
@@ -386,7 +465,7 @@ function Flow(props: LineageGraphProps) {
         nodesDraggable={false}
         nodesConnectable={false}
         elementsSelectable={false}
-        minZoom={0.02}
+        minZoom={MIN_ZOOM}
         maxZoom={2}
         onNodeClick={(_, node) => onSelect((node as LineageFlowNode).data.node)}
         onPaneClick={(event) => {
@@ -406,8 +485,9 @@ function Flow(props: LineageGraphProps) {
           });
           onSelect(hit ?? null);
         }}
-        fitView
-        fitViewOptions={{ padding: 0.1, maxZoom: 1.2 }}
+        defaultViewport={props.initialViewport ?? undefined}
+        fitView={props.initialViewport === null}
+        fitViewOptions={FIT}
         proOptions={{ hideAttribution: true }}
       >
         <Background gap={24} />
@@ -428,15 +508,36 @@ function Flow(props: LineageGraphProps) {
 
 /** The lineage drawn with React Flow: culled to the viewport, simpler boxes when zoomed out. */
 export default function LineageGraph(props: LineageGraphProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  // The pane's size, read once before React Flow first renders (for the fitted first viewport).
+  const [pane, setPane] = useState<{ width: number; height: number } | null>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (el) setPane({ width: el.clientWidth, height: el.clientHeight });
+  }, []);
+  const viewport = useMemo(
+    () =>
+      pane && pane.width > 0 && pane.height > 0
+        ? fittedViewport(props.graph, props.positions, pane)
+        : null,
+    // Only the first viewport matters: React Flow reads it once.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [pane],
+  );
   return (
     <div
+      ref={ref}
       data-testid={testIds.lineageGraph}
       data-node-count={props.graph.nodes.length}
       style={{ width: '100%', height: '100%' }}
     >
-      <ReactFlowProvider>
-        <Flow {...props} />
-      </ReactFlowProvider>
+      {pane ? (
+        <ReactFlowProvider>
+          <InitialViewport viewport={viewport}>
+            <Flow {...props} initialViewport={viewport} />
+          </InitialViewport>
+        </ReactFlowProvider>
+      ) : null}
     </div>
   );
 }

@@ -21,7 +21,7 @@ import {
 } from './graph.ts';
 import type { NodeStatus } from './LineageGraph.tsx';
 import { LineageRepoPanel } from './LineageRepoPanel.tsx';
-import { layoutLineage, prewarmLayoutWorker } from './layout.ts';
+import { connectedCount, layoutLineage, prewarmLayoutWorker } from './layout.ts';
 import styles from './LineageScreen.module.css';
 import type { LayoutDirection } from './layout-key.ts';
 
@@ -97,12 +97,18 @@ export function LineageScreen() {
   const [focus, setFocus] = useState<{ id: string; at: number } | null>(null);
 
   useEffect(() => {
-    void loadGraphModule();
-    prewarmLayoutWorker();
+    performance.mark('lineage:screen-mounted');
+    void loadGraphModule().then(() => performance.mark('lineage:graph-module'));
   }, []);
   // Listed once; later changes arrive through a cheap probe (useLineageChanges), not by
   // listing every pipeline again.
   const pipelines = usePipelines(project, { poll: false });
+  // The edges come from the pipelines alone: whether the layout needs ELK's worker is known
+  // before the repos arrive, so the worker (and its bundle) can load meanwhile.
+  useEffect(() => {
+    if (pipelines.data)
+      prewarmLayoutWorker(connectedCount(buildLineageGraph(project, pipelines.data, []).edges));
+  }, [project, pipelines.data]);
   useLineageChanges(project, pipelines.data !== undefined);
   const repos = useRepos(project);
   const ready = pipelines.data !== undefined && repos.data !== undefined;
@@ -120,7 +126,11 @@ export function LineageScreen() {
       .join('|')}`;
   }, [ready, pipelines.data, repos.data]);
   const graph = useMemo(
-    () => (ready ? buildLineageGraph(project, pipelines.data ?? [], repos.data ?? []) : null),
+    () => {
+      if (!ready) return null;
+      performance.mark('lineage:data-ready');
+      return buildLineageGraph(project, pipelines.data ?? [], repos.data ?? []);
+    },
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [project, shape],
   );

@@ -5,6 +5,7 @@ import {
   inspectJobSet,
   inspectPipeline,
   listJobs,
+  type ApiClient,
   type PipelineInfo,
 } from '@ivory/api';
 import { useApi } from '../../app/api-context.tsx';
@@ -14,18 +15,39 @@ import {
   mergePipelines,
   newChangeMemory,
   planChanges,
+  recentChanges,
   summarySignature,
   type ChangePlan,
 } from './changes.ts';
 
 /** How many of the newest jobs one probe reads. */
 const PROBE_JOBS = 25;
+/** How many of the most recently changed pipelines one probe reads (about 2.5 KB each). */
+export const PROBE_PIPELINES = 4;
+
+/** ListPipeline's first page in RECENT order: the most recently changed pipelines. */
+function recentPipelines(client: ApiClient, project: string, signal?: AbortSignal) {
+  return client.collect<PipelineInfo>(
+    'pps_v2.API',
+    'ListPipeline',
+    {
+      projects: [{ name: project }],
+      history: '0',
+      details: true,
+      page: { order: 'RECENT', pageSize: String(PROBE_PIPELINES), pageIndex: '0' },
+    },
+    signal,
+  );
+}
 
 /**
  * Keeps the project's pipeline list (the `usePipelines` query, which the lineage does not poll)
- * current by change: every few seconds a probe reads the pipelines' summary and the newest jobs
- * (a few KB), then only the pipelines whose jobs moved on are inspected and merged into the list;
- * the whole list is fetched again only when pipelines came, went or changed state otherwise.
+ * current by change: every few seconds a probe reads the pipelines' summary, the newest jobs and
+ * the few most recently changed pipelines (ListPipeline's first page in RECENT order; a few KB in
+ * all). Changed pipelines among those are merged in as read (a paused pipeline updated, stopped or
+ * started elsewhere runs no job, so only this shows it); then only the pipelines whose jobs moved
+ * on are inspected and merged; the whole list is fetched again only when pipelines came or went,
+ * or more changed than the probe reads.
  */
 export function useLineageChanges(project: string, listed: boolean) {
   const client = useApi();
@@ -36,13 +58,24 @@ export function useLineageChanges(project: string, listed: boolean) {
     enabled: listed,
     refetchInterval: PPS_POLL_MS,
     queryFn: async ({ signal }): Promise<ChangePlan> => {
-      const [summary, jobs] = await Promise.all([
+      const [summary, jobs, recent] = await Promise.all([
         pipelinesSummary(client, [project], signal),
         listJobs(client, { projects: [project], number: PROBE_JOBS }, signal),
+        recentPipelines(client, project, signal),
       ]);
       const listKey = queryKeys.pipelines(project);
-      const list = queryClient.getQueryData<PipelineInfo[]>(listKey);
+      let list = queryClient.getQueryData<PipelineInfo[]>(listKey);
       if (!list) return { kind: 'none' };
+      const changed = recentChanges(list, recent, PROBE_PIPELINES);
+      if (changed.kind === 'full') {
+        memory.current.summary = summarySignature(summary);
+        await queryClient.invalidateQueries({ queryKey: listKey, exact: true });
+        return { kind: 'full' };
+      }
+      if (changed.pipelines.length > 0) {
+        list = mergePipelines(list, changed.pipelines);
+        queryClient.setQueryData<PipelineInfo[]>(listKey, list);
+      }
       const plan = planChanges(list, { summary: summarySignature(summary), jobs }, memory.current);
       if (plan.kind === 'full')
         await queryClient.invalidateQueries({ queryKey: listKey, exact: true });

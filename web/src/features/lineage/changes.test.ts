@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { JobInfo, PipelineInfo } from '@ivory/api';
-import { mergePipelines, newChangeMemory, planChanges, summarySignature } from './changes.ts';
+import {
+  mergePipelines,
+  newChangeMemory,
+  planChanges,
+  recentChanges,
+  summarySignature,
+} from './changes.ts';
 
 const pipeline = (name: string, lastJobState: string, state = 'PIPELINE_STANDBY', version = '1') =>
   ({
@@ -63,6 +69,42 @@ describe('planChanges', () => {
     expect(planChanges(list, { summary: 'two paused', jobs: [] }, memory)).toEqual({
       kind: 'full',
     });
+  });
+});
+
+describe('recentChanges', () => {
+  const list = [
+    pipeline('a', 'JOB_SUCCESS', 'PIPELINE_PAUSED'),
+    pipeline('b', 'JOB_SUCCESS'),
+    pipeline('c', 'JOB_SUCCESS'),
+  ];
+
+  it('takes a paused pipeline updated elsewhere (new version, no job) as read', () => {
+    const updated = pipeline('a', 'JOB_SUCCESS', 'PIPELINE_PAUSED', '2');
+    expect(recentChanges(list, [updated, pipeline('b', 'JOB_SUCCESS')], 2)).toEqual({
+      kind: 'fresh',
+      pipelines: [updated],
+    });
+  });
+
+  it('sees pipelines started or paused, but not running and standby taking turns', () => {
+    const started = pipeline('a', 'JOB_SUCCESS', 'PIPELINE_RUNNING');
+    expect(recentChanges(list, [started], 4)).toEqual({ kind: 'fresh', pipelines: [started] });
+    expect(recentChanges(list, [pipeline('b', 'JOB_SUCCESS', 'PIPELINE_RUNNING')], 4)).toEqual({
+      kind: 'fresh',
+      pipelines: [],
+    });
+  });
+
+  it('lists everything again for an unknown pipeline or a page changed throughout', () => {
+    expect(recentChanges(list, [pipeline('d', 'JOB_SUCCESS')], 4)).toEqual({ kind: 'full' });
+    const page = [
+      pipeline('b', 'JOB_SUCCESS', 'PIPELINE_PAUSED'),
+      pipeline('c', 'JOB_SUCCESS', 'PIPELINE_STANDBY', '3'),
+    ];
+    expect(recentChanges(list, page, 2)).toEqual({ kind: 'full' });
+    // A short page (the project has fewer pipelines than the page holds) is read as it is.
+    expect(recentChanges(list, page, 4)).toEqual({ kind: 'fresh', pipelines: page });
   });
 });
 

@@ -82,6 +82,37 @@ export function planChanges(
   return stale.length > 0 ? { kind: 'inspect', pipelines: stale } : { kind: 'none' };
 }
 
+/**
+ * What about a pipeline the jobs do not show: its version (spec), paused, failed and why. Running
+ * and standby alternate with its jobs, which the job probe follows, so they count as one.
+ */
+function pipelineSignature(info: PipelineInfo): string {
+  const held = ['PIPELINE_PAUSED', 'PIPELINE_FAILURE', 'PIPELINE_CRASHING'].includes(info.state);
+  return `${info.version}|${info.stopped}|${info.reason}|${held ? info.state : 'active'}`;
+}
+
+/**
+ * Compares the first page of ListPipeline in RECENT order (the most recently created, updated,
+ * stopped, started or failed pipelines) with the list: the pipelines that differ are taken as they
+ * are (no inspect needed). A pipeline the list lacks, or a page that differs throughout (more may
+ * have changed below it), asks for the whole list again.
+ */
+export function recentChanges(
+  list: readonly PipelineInfo[],
+  recent: readonly PipelineInfo[],
+  pageSize: number,
+): { kind: 'full' } | { kind: 'fresh'; pipelines: PipelineInfo[] } {
+  const byName = new Map(list.map((info) => [info.pipeline.name, info]));
+  const fresh: PipelineInfo[] = [];
+  for (const info of recent) {
+    const known = byName.get(info.pipeline.name);
+    if (!known) return { kind: 'full' };
+    if (pipelineSignature(known) !== pipelineSignature(info)) fresh.push(info);
+  }
+  if (recent.length >= pageSize && fresh.length === recent.length) return { kind: 'full' };
+  return { kind: 'fresh', pipelines: fresh };
+}
+
 /** The list with `fresh` infos in place of the pipelines of the same name. */
 export function mergePipelines(
   list: readonly PipelineInfo[],

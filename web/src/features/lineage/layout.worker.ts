@@ -24,7 +24,9 @@ void layoutGraph(
     ],
   },
   'DOWN',
-).catch(() => undefined);
+)
+  .catch(() => undefined)
+  .finally(() => self.postMessage({ id: -1 }));
 
 self.onmessage = async (event: MessageEvent<LayoutRequest>) => {
   const { id, graph, direction } = event.data;
