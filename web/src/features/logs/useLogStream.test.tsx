@@ -76,6 +76,23 @@ describe('useLogStream', () => {
     expect(result.current.indexShift).toBe(LINES - TAIL_FIRST_LINES);
   });
 
+  it("shows none of the previous request's lines while the next request's tail is on its way", async () => {
+    const { whole, wrapper } = setup();
+    whole.resolve(allLines);
+    const { result, rerender } = renderHook(
+      ({ datumId }: { datumId?: string }) =>
+        useLogStream({ project: 'p', pipeline: 'edges', jobId: 'j', datumId, follow: true }),
+      { wrapper, initialProps: {} },
+    );
+    await waitFor(() => expect(result.current.status).toBe('done'));
+    expect(result.current.rows).toHaveLength(LINES);
+    rerender({ datumId: 'd' });
+    expect(result.current.rows).toHaveLength(0);
+    expect(result.current.status).toBe('streaming');
+    await waitFor(() => expect(result.current.status).toBe('done'));
+    expect(result.current.rows).toHaveLength(LINES);
+  });
+
   it('streams at once, without a tail answer, when the request asks for a tail itself', async () => {
     const { client, wrapper } = setup();
     const { result } = renderHook(

@@ -8,6 +8,8 @@ import { findTailEnd, logTailQuery, showsTailFirst } from './log-tail.ts';
 export type LogStreamStatus = 'streaming' | 'done' | 'error';
 
 interface StreamState {
+  /** The request (JSON) this stream answers. */
+  key: string;
   buffer: LogBuffer;
   status: LogStreamStatus;
   error: string;
@@ -17,13 +19,17 @@ interface StreamState {
   scanned: number;
 }
 
-const newState = (): StreamState => ({
+const newState = (key: string): StreamState => ({
+  key,
   buffer: new LogBuffer(),
   status: 'streaming',
   error: '',
   tailEnd: -1,
   scanned: 0,
 });
+
+/** Stands in (with no rows) for the stream of a request that has not started yet. */
+const notStarted = newState('');
 
 /**
  * Streams GetLogs (with `follow`) into a LogBuffer; lines arrive in batches of one animation
@@ -43,12 +49,14 @@ export function useLogStream(args: GetLogsArgs, enabled = true) {
   const tailFirst = showsTailFirst(args);
   const tail = useQuery({ ...logTailQuery(client, args), enabled: enabled && tailFirst });
   const streaming = enabled && (!tailFirst || tail.status !== 'pending');
-  const [state, setState] = useState<StreamState>(newState);
+  const [stored, setState] = useState<StreamState>(() => newState(key));
+  // Until the stream of a new request starts, nothing of the previous request's is shown.
+  const state = stored.key === key ? stored : { ...notStarted, key };
 
   useEffect(() => {
     if (!streaming) return;
     const controller = new AbortController();
-    const next = newState();
+    const next = newState(key);
     const { buffer } = next;
     setState(next);
     const request = JSON.parse(key) as GetLogsArgs;
