@@ -2,6 +2,8 @@ import { Suspense, useEffect, type ComponentType } from 'react';
 import { Navigate, Outlet, useLocation, type LoaderFunction, type RouteObject } from 'react-router';
 import { checkTokenExpiry } from '../features/auth/session.ts';
 import { commitRouteLoader } from '../features/commits/commit-route-loader.ts';
+import { jobLogsRouteLoader } from '../features/logs/job-logs-route-loader.ts';
+import { reposRouteLoader } from '../features/repos/repos-route-loader.ts';
 import { RouteErrorBoundary } from '../features/errors/RouteErrorBoundary.tsx';
 import { UncaughtErrorGate } from '../features/errors/UncaughtErrorGate.tsx';
 import { useTelemetryTracking } from '../features/telemetry/useTelemetryTracking.ts';
@@ -46,6 +48,8 @@ const screenModules: ScreenLoaders = {
 /** Route loaders that start a screen's first requests with `deps` while its code loads. */
 const screenLoaders: Partial<Record<ScreenName, (deps: RouteLoaderDeps) => LoaderFunction>> = {
   CommitScreen: commitRouteLoader,
+  JobLogsScreen: jobLogsRouteLoader,
+  ReposScreen: reposRouteLoader,
 };
 
 /**

@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { inspectJob, listJobSets, listJobs, stopJob, type JobRef } from '@ivory/api';
+import { listJobSets, listJobs, stopJob, type JobRef } from '@ivory/api';
 import { useApi } from '../../app/api-context.tsx';
 import { PPS_POLL_MS, queryKeys } from '../../app/query-keys.ts';
 import { invalidatePps } from '../pipelines/api.ts';
+import { jobQuery } from './queries.ts';
 
 /** How many of the newest jobs (or job sets) the lists poll. */
 export const JOB_LIST_LIMIT = 200;
@@ -53,12 +54,10 @@ export function useJobSets(project: string) {
 export function useJob(ref: JobRef) {
   const client = useApi();
   return useQuery({
-    queryKey: queryKeys.job(ref.project, ref.pipeline, ref.jobId),
-    queryFn: ({ signal }) => inspectJob(client, ref, { details: true }, signal),
+    ...jobQuery(client, ref),
     enabled: ref.jobId !== '' && ref.pipeline !== '',
     refetchInterval: (query) =>
       query.state.data && isJobDone(query.state.data.state) ? false : PPS_POLL_MS,
-    retry: false,
   });
 }
 

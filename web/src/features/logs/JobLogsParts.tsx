@@ -86,7 +86,8 @@ export function JobLogsPane({
         {datumId ? 'Datum logs' : 'Job logs'}
       </Typography.Title>
       <LogViewer
-        rows={logs.buffer.rows}
+        rows={logs.rows}
+        indexShift={logs.indexShift}
         version={logs.version}
         status={logs.status}
         error={logs.error}

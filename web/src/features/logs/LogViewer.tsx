@@ -47,8 +47,11 @@ export function LogViewer({
   error,
   fileName = 'logs.txt',
   height = 480,
+  indexShift = 0,
 }: {
   rows: readonly LogRow[];
+  /** How far the rows' indexes have moved since the first rows shown (a selection follows). */
+  indexShift?: number;
   version: number;
   status: LogStreamStatus;
   error?: string;
@@ -62,6 +65,13 @@ export function LogViewer({
   const [follow, setFollow] = useState(true);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [anchor, setAnchor] = useState<number | null>(null);
+  const [shiftSeen, setShiftSeen] = useState(indexShift);
+  if (indexShift !== shiftSeen) {
+    const delta = indexShift - shiftSeen;
+    setShiftSeen(indexShift);
+    setSelected((s) => new Set([...s].map((index) => index + delta)));
+    setAnchor((a) => (a === null ? null : a + delta));
+  }
   const filterRows = useMemo(() => createIncrementalFilter(), []);
   const effectiveFilter = useMemo(
     () =>

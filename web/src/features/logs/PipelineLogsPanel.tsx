@@ -17,7 +17,8 @@ export function PipelineLogsPanel({
     <FullPageModal open onClose={onExit} title={`Pipeline Logs: ${pipeline}`}>
       <div style={{ padding: '16px 24px' }}>
         <LogViewer
-          rows={logs.buffer.rows}
+          rows={logs.rows}
+          indexShift={logs.indexShift}
           version={logs.version}
           status={logs.status}
           error={logs.error}

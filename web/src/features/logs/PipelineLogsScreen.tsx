@@ -20,7 +20,8 @@ export function PipelineLogsScreen() {
         </Link>
       </Typography.Paragraph>
       <LogViewer
-        rows={logs.buffer.rows}
+        rows={logs.rows}
+        indexShift={logs.indexShift}
         version={logs.version}
         status={logs.status}
         error={logs.error}

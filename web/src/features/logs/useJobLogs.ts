@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { isJobDone, useJob } from '../jobs/api.ts';
 import { useDatums, useRestartDatums } from './api.ts';
+import { jobLogArgs } from './job-log-args.ts';
 import { useLogStream } from './useLogStream.ts';
 
 /** The job-logs path without its `/datum/:id` part, in whichever of the two forms was used. */
@@ -24,13 +25,7 @@ export function useJobLogs({ project, pipeline, jobId, datumId }: JobLogsTarget)
   const datums = useDatums(jobRef, !done);
   const restart = useRestartDatums(project);
   const [confirmRestart, setConfirmRestart] = useState(false);
-  const logs = useLogStream({
-    project,
-    pipeline,
-    jobId,
-    datumId: datumId || undefined,
-    follow: true,
-  });
+  const logs = useLogStream(jobLogArgs({ project, pipeline, jobId, datumId }));
   const failed = (datums.data ?? []).filter((d) => d.state === 'FAILED');
   return { jobRef, job, datums, restart, logs, failed, confirmRestart, setConfirmRestart };
 }

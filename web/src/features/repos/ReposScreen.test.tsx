@@ -118,3 +118,42 @@ describe('latest commit', () => {
     ).toBeInTheDocument();
   }, 30_000);
 });
+
+describe('row extras', () => {
+  it("after the rows' first paint, a row links its last commit and Delete follows the caller's permission", async () => {
+    const client = createFakeApiClient({
+      'pfs_v2.API/ListRepo': () => [repoInfo('images', '1', '2025-01-01T00:00:00Z')],
+      'pfs_v2.API/ReposSummary': () => ({
+        summaries: [{ project: { name: 'default' }, userRepoCount: '1', sizeBytes: '1' }],
+      }),
+      'pfs_v2.API/ListCommit': () => [
+        { commit: { repo: repoOf('images'), id: 'c0ffee0123456789' }, description: 'first' },
+      ],
+      'auth_v2.API/Authorize': () => ({
+        authorized: false,
+        missing: ['REPO_DELETE'],
+        satisfied: [],
+      }),
+    });
+    renderApp('/project/default/repos', client);
+    const [row] = await screen.findAllByTestId(testIds.repoRow, {}, { timeout: 15_000 });
+    const commitLink = await within(row as HTMLElement).findByRole(
+      'link',
+      { name: 'c0ffee01' },
+      { timeout: 15_000 },
+    );
+    expect(commitLink).toHaveAttribute(
+      'href',
+      '/project/default/repos/images/commit/c0ffee0123456789',
+    );
+    await waitFor(
+      () =>
+        expect(
+          within(row as HTMLElement).getByRole('button', { name: 'Delete images' }),
+        ).toBeDisabled(),
+      { timeout: 15_000 },
+    );
+    const asked = client.calls.filter((c) => c.method === 'auth_v2.API/Authorize');
+    expect(asked.some((c) => JSON.stringify(c.body).includes('REPO_DELETE'))).toBe(true);
+  }, 30_000);
+});

@@ -17,8 +17,10 @@ import {
   useRepoPage,
   useRepos,
 } from './api.ts';
+import { AfterFirstPaint } from './AfterFirstPaint.tsx';
 import { CreateRepoModal, EditLabelsModal } from './RepoModals.tsx';
 import { Labels, RepoPanel } from './RepoPanel.tsx';
+import { REPO_PAGE_SIZE } from './repo-page-size.ts';
 import { useProjectParams } from './route-params.ts';
 import { projectResource, repoResource } from '../roles/api.ts';
 import { PermissionGate } from '../roles/PermissionGate.tsx';
@@ -44,17 +46,16 @@ export function compareRepos(field: RepoSortField, a: RepoInfo, b: RepoInfo): nu
   return a.repo.name.localeCompare(b.repo.name);
 }
 
-/** Rows per page; the first page is drawn from one ListRepo `page` answer. */
-export const REPO_PAGE_SIZE = 20;
-
 /** The platform's order of repo names (SQLite's binary order), the order of ListRepo's pages. */
 const byPlatformName = (a: RepoInfo, b: RepoInfo) =>
   a.repo.name < b.repo.name ? -1 : a.repo.name > b.repo.name ? 1 : 0;
 
+const noCommit = <Typography.Text type="secondary">-</Typography.Text>;
+
 function LastCommit({ project, repo }: { project: string; repo: string }) {
   const latest = useRecentCommits(project, repo, 1);
   const commit = latest.data?.[0];
-  if (!commit) return <Typography.Text type="secondary">-</Typography.Text>;
+  if (!commit) return noCommit;
   return (
     <Link
       to={`/project/${encodeURIComponent(project)}/repos/${encodeURIComponent(repo)}/commit/${commit.commit.id}`}
@@ -97,6 +98,21 @@ export function ReposScreen() {
   const repoBase = (name: string) =>
     `/project/${encodeURIComponent(projectId)}/repos/${encodeURIComponent(name)}`;
 
+  // While Authorize has not answered, Delete counts as allowed (the server still checks).
+  const deleteButton = (name: string, allowed: boolean, reason: string | undefined) => (
+    <Button
+      size="small"
+      danger
+      data-testid={testIds.deleteRepoButton}
+      aria-label={`Delete ${name}`}
+      disabled={!allowed}
+      title={reason}
+      onClick={() => setDeleting(name)}
+    >
+      Delete
+    </Button>
+  );
+
   const columns: ColumnsType<RepoInfo> = [
     {
       title: 'Name',
@@ -136,7 +152,11 @@ export function ReposScreen() {
     {
       title: 'Last commit',
       key: 'lastCommit',
-      render: (_, info) => <LastCommit project={projectId} repo={info.repo.name} />,
+      render: (_, info) => (
+        <AfterFirstPaint fallback={noCommit}>
+          <LastCommit project={projectId} repo={info.repo.name} />
+        </AfterFirstPaint>
+      ),
     },
     { title: 'Labels', key: 'labels', render: (_, info) => <Labels labels={info.metadata} /> },
     { title: 'Description', key: 'description', render: (_, info) => info.description },
@@ -160,24 +180,14 @@ export function ReposScreen() {
           >
             Labels
           </Button>
-          <PermissionGate
-            resource={repoResource(projectId, info.repo.name)}
-            permission="REPO_DELETE"
-          >
-            {(allowed, reason) => (
-              <Button
-                size="small"
-                danger
-                data-testid={testIds.deleteRepoButton}
-                aria-label={`Delete ${info.repo.name}`}
-                disabled={!allowed}
-                title={reason}
-                onClick={() => setDeleting(info.repo.name)}
-              >
-                Delete
-              </Button>
-            )}
-          </PermissionGate>
+          <AfterFirstPaint fallback={deleteButton(info.repo.name, true, undefined)}>
+            <PermissionGate
+              resource={repoResource(projectId, info.repo.name)}
+              permission="REPO_DELETE"
+            >
+              {(allowed, reason) => deleteButton(info.repo.name, allowed, reason)}
+            </PermissionGate>
+          </AfterFirstPaint>
         </Space>
       ),
     },

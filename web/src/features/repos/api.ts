@@ -3,15 +3,14 @@ import {
   createRepo,
   deleteRepo,
   editMetadata,
-  inspectProject,
   listBranches,
   listCommits,
   listRepos,
   repoPicker,
-  reposSummary,
 } from '@ivory/api';
 import { useApi } from '../../app/api-context.tsx';
 import { queryKeys } from '../../app/query-keys.ts';
+import { projectQuery, repoCountQuery, repoPageQuery } from './queries.ts';
 
 export function useRepos(project: string, enabled = true) {
   const client = useApi();
@@ -22,35 +21,17 @@ export function useRepos(project: string, enabled = true) {
   });
 }
 
-/**
- * One page of the project's user repos in the platform's order (ListRepo `page`): the list draws
- * its first rows from this one small answer instead of listing every repo first.
- */
 export function useRepoPage(project: string, pageIndex: number, pageSize: number, enabled = true) {
   const client = useApi();
   return useQuery({
-    queryKey: [...queryKeys.repos(project), '@page', pageSize, pageIndex] as const,
-    queryFn: ({ signal }) =>
-      listRepos(
-        client,
-        { projects: [project], type: 'user', page: { pageSize, pageIndex } },
-        signal,
-      ),
+    ...repoPageQuery(client, project, pageIndex, pageSize),
     enabled,
     placeholderData: (previous) => previous,
   });
 }
 
-/** How many user repos the project holds (ReposSummary), for the pager and the header. */
 export function useRepoCount(project: string) {
-  const client = useApi();
-  return useQuery({
-    queryKey: [...queryKeys.repos(project), '@count'] as const,
-    queryFn: async ({ signal }) => {
-      const [summary] = await reposSummary(client, [project], signal);
-      return Number(summary?.userRepoCount ?? 0);
-    },
-  });
+  return useQuery(repoCountQuery(useApi(), project));
 }
 
 export function useBranches(project: string, repo: string) {
@@ -62,12 +43,7 @@ export function useBranches(project: string, repo: string) {
 }
 
 export function useProject(project: string) {
-  const client = useApi();
-  return useQuery({
-    queryKey: queryKeys.project(project),
-    queryFn: ({ signal }) => inspectProject(client, project, signal),
-    retry: false,
-  });
+  return useQuery(projectQuery(useApi(), project));
 }
 
 /** The newest commits of a repo over every branch (ListCommit without `to`). */
