@@ -6,11 +6,12 @@ import {
   listProjects,
   reposSummary,
   type ApiClient,
-  type Int64,
-  type Project,
+  type PipelinesSummary,
 } from '@ivory/api';
 import { useApi } from '../../app/api-context.tsx';
 import { queryKeys } from '../../app/query-keys.ts';
+
+export type { PipelinesSummary } from '@ivory/api';
 
 export function useProjects() {
   const client = useApi();
@@ -27,15 +28,6 @@ export function useReposSummary(projects: readonly string[]) {
     queryFn: ({ signal }) => reposSummary(client, [...projects], signal),
     enabled: projects.length > 0,
   });
-}
-
-/** pps_v2 PipelinesSummary, per project. */
-export interface PipelinesSummary {
-  project: Project;
-  activePipelines: Int64;
-  pausedPipelines: Int64;
-  failedPipelines: Int64;
-  unhealthyPipelines: Int64;
 }
 
 /**
