@@ -2,34 +2,24 @@
 import type * as omni_v1 from '../gen/omni_v1_pb.ts';
 import type { Wire } from './emitted.ts';
 
-/** Every value of an enum's JSON union, checked to be all of them (for pickers and parsing). */
-const enumValues =
-  <T extends string>() =>
-  <const A extends readonly T[]>(values: A & ([T] extends [A[number]] ? unknown : never)) =>
-    values;
+/**
+ * `A` when it lists every value of an enum's JSON union `T` (for pickers and parsing), `never`
+ * otherwise, so a missing or unknown value is a compile error. Types only: the lists stay plain
+ * constants a bundler can drop where unused.
+ */
+type AllValues<T extends string, A extends readonly T[]> = [T] extends [A[number]] ? A : never;
 
-export const TrialState = enumValues<omni_v1.Trial_StateJson>()([
-  'UNKNOWN',
-  'PENDING',
-  'SKIPPED',
-  'UNRUNNABLE',
-  'STARTED',
-  'DELETED',
-]);
+const trialStates = ['UNKNOWN', 'PENDING', 'SKIPPED', 'UNRUNNABLE', 'STARTED', 'DELETED'] as const;
+export const TrialState: AllValues<omni_v1.Trial_StateJson, typeof trialStates> = trialStates;
 export type TrialState = omni_v1.Trial_StateJson;
 
-export const TrialFilterOperator = enumValues<omni_v1.TrialFilter_OperatorJson>()([
-  'EQ',
-  'NEQ',
-  'GT',
-  'GTE',
-  'LT',
-  'LTE',
-  'LIKE',
-]);
+const operators = ['EQ', 'NEQ', 'GT', 'GTE', 'LT', 'LTE', 'LIKE'] as const;
+export const TrialFilterOperator: AllValues<omni_v1.TrialFilter_OperatorJson, typeof operators> =
+  operators;
 export type TrialFilterOperator = omni_v1.TrialFilter_OperatorJson;
 
-export const SortOrder = enumValues<omni_v1.TrialOrderBy_OrderJson>()(['ASC', 'DESC']);
+const sortOrders = ['ASC', 'DESC'] as const;
+export const SortOrder: AllValues<omni_v1.TrialOrderBy_OrderJson, typeof sortOrders> = sortOrders;
 export type SortOrder = omni_v1.TrialOrderBy_OrderJson;
 
 export type MetricPoint = Wire<typeof omni_v1.MetricPointSchema>;

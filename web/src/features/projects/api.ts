@@ -7,6 +7,7 @@ import {
   reposSummary,
   type ApiClient,
   type PipelinesSummary,
+  type PipelinesSummaryResponse,
 } from '@ivory/api';
 import { useApi } from '../../app/api-context.tsx';
 import { queryKeys } from '../../app/query-keys.ts';
@@ -40,7 +41,7 @@ export async function pipelinesSummary(
   signal?: AbortSignal,
 ): Promise<PipelinesSummary[] | null> {
   try {
-    const response = await client.unary<{ summaries: PipelinesSummary[] }>(
+    const response = await client.unary<PipelinesSummaryResponse>(
       'pps_v2.API',
       'PipelinesSummary',
       { projects: projects.map((name) => ({ name })) },
