@@ -16,7 +16,13 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { createUploadItem, finishUploads, startUploads } from '@ivory/api';
+import {
+  createUploadItem,
+  finishUploads,
+  startUploads,
+  type Commit,
+  type CommitInfo,
+} from '@ivory/api';
 import { CHROMIUM_PATH, chromiumArgs } from '../e2e/support/chromium.ts';
 import { MiB, printFigure, timed, withScratchDir } from './support/figures.ts';
 
@@ -71,7 +77,7 @@ async function call<T>(url: string, method: string, body: unknown): Promise<T> {
 /** One ModifyFile request of 100,000 addFile messages into `/big/`. */
 async function makeFolder(url: string): Promise<string> {
   await call(url, 'pfs_v2.API/CreateRepo', { repo: repoOf('huge') });
-  const commit = await call<{ id: string }>(url, 'pfs_v2.API/StartCommit', {
+  const commit = await call<Commit>(url, 'pfs_v2.API/StartCommit', {
     branch: { repo: repoOf('huge'), name: 'master' },
   });
   const raw = Buffer.from('small file\n').toString('base64');
@@ -124,7 +130,7 @@ async function uploadCsv(url: string, file: string): Promise<string> {
   if (run.error) throw new Error(run.error);
   const failure = await finishUploads({ baseUrl: url, uploadIds: run.items });
   if (failure) throw new Error(failure);
-  const head = await call<{ commit: { id: string } }>(url, 'pfs_v2.API/InspectCommit', {
+  const head = await call<CommitInfo>(url, 'pfs_v2.API/InspectCommit', {
     commit: { repo: repoOf('tables'), id: '', branch: { repo: repoOf('tables'), name: 'master' } },
   });
   return head.commit.id;

@@ -22,6 +22,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page } from '@playwright/test';
+import type { JobInfo } from '@ivory/api';
 import { chromiumArgs, CHROMIUM_PATH } from '../e2e/support/chromium.ts';
 import { modifyFile, ok, repo, results } from '../server/test/helpers/api-client.ts';
 import { startServerProcess } from '../server/test/helpers/server-process.ts';
@@ -78,7 +79,7 @@ async function jobsFinished(url: string, project: string, count: number) {
   for (let attempt = 0; attempt < 1200; attempt++) {
     const jobs = (await results(url, 'pps_v2.API/ListJob', {
       projects: [{ name: project }],
-    })) as { state: string; job: { id: string; pipeline: { name: string } } }[];
+    })) as JobInfo[];
     const done = jobs.filter((job) => ['JOB_SUCCESS', 'JOB_FAILURE'].includes(job.state));
     if (done.length >= count) return done[0]!;
     await new Promise((resolve) => setTimeout(resolve, 500));

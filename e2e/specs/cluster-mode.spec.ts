@@ -7,6 +7,7 @@ import { testIds } from '../../web/src/test-ids.ts';
 import { TEST_ACCOUNT, completeIdpSignIn } from '../support/auth-server.ts';
 import { startClusterStack, streamResults, type ClusterStack } from '../support/cluster-stack.ts';
 import { call, createRepo } from '../support/data-api.ts';
+import type { CommitInfo } from '@ivory/api';
 
 // Cluster mode in the browser: an embedded-mode server (seeded demo) plays the Pachyderm
 // cluster, and the console is served by a second server with IVORY_PACHD_ADDRESS pointed at it.
@@ -90,16 +91,12 @@ test.describe('cluster mode without sign-in', () => {
     await expect(page.getByTestId(testIds.fileRow).filter({ hasText: 'sub' })).toBeVisible();
 
     // The commit is the cluster's: its files are read straight from the upstream.
-    const commit = await call<{ description: string; finished: unknown }>(
-      stack.upstreamUrl,
-      'pfs_v2.API/InspectCommit',
-      {
-        commit: {
-          id: commitId,
-          repo: { name: 'cluster-uploads', type: 'user', project: { name: 'default' } },
-        },
+    const commit = await call<CommitInfo>(stack.upstreamUrl, 'pfs_v2.API/InspectCommit', {
+      commit: {
+        id: commitId,
+        repo: { name: 'cluster-uploads', type: 'user', project: { name: 'default' } },
       },
-    );
+    });
     expect(commit.description).toBe('Uploaded through cluster mode');
     expect(commit.finished).toBeTruthy();
     for (const [file, text] of [

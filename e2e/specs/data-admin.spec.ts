@@ -1,17 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { testIds } from '../../web/src/test-ids.ts';
 import { call, commitFiles, createRepo, repoOf } from '../support/data-api.ts';
+import type { ClusterInfo, CommitInfo } from '@ivory/api';
 
 // Data administration: file history (FindCommits), squash / drop of a commit, the storage check.
 
-interface CommitInfoJson {
-  commit: { id: string };
-  description: string;
-  parentCommit: { id: string } | null;
-}
-
 async function branchHead(baseUrl: string, repo: string, branch = 'master') {
-  return call<CommitInfoJson>(baseUrl, 'pfs_v2.API/InspectCommit', {
+  return call<CommitInfo>(baseUrl, 'pfs_v2.API/InspectCommit', {
     commit: { repo: repoOf(repo), id: '', branch: { repo: repoOf(repo), name: branch } },
   });
 }
@@ -73,7 +68,7 @@ test('drop the newest commit, squash a middle one', async ({ page, baseURL }) =>
 });
 
 test('cluster screen: id, version and a clean storage check', async ({ page, baseURL }) => {
-  const cluster = await call<{ id: string }>(baseURL ?? '', 'admin_v2.API/InspectCluster', {});
+  const cluster = await call<ClusterInfo>(baseURL ?? '', 'admin_v2.API/InspectCluster', {});
   await page.goto('/');
   await page.getByTestId(testIds.clusterLink).click();
   await expect(page).toHaveURL(/\/cluster$/);

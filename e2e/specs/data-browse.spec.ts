@@ -11,6 +11,7 @@ import {
   manyFileName,
   tarEntries,
 } from '../support/data-api.ts';
+import type { CommitInfo } from '@ivory/api';
 
 // Browsing and changing data on the seeded demo plus generated repos.
 
@@ -226,7 +227,7 @@ test('delete files in a new commit', async ({ page }, testInfo) => {
   await expect(page).not.toHaveURL(new RegExp(before));
   await expect(rows.filter({ hasText: 'keep.txt' })).toBeVisible();
   await expect(rows.filter({ hasText: 'drop.txt' })).toHaveCount(0);
-  const head = await call<{ commit: { id: string } }>(baseUrl, 'pfs_v2.API/InspectCommit', {
+  const head = await call<CommitInfo>(baseUrl, 'pfs_v2.API/InspectCommit', {
     commit: {
       repo: { name: 'deletes', type: 'user', project: { name: 'default' } },
       id: '',

@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { testIds } from '../../web/src/test-ids.ts';
 import { createPipelineViaApi, setEditorText, spec } from './pipelines-support.ts';
+import type { GetClusterDefaultsResponse } from '@ivory/api';
 
 test('stop a running job from its detail', async ({ page, request }) => {
   const name = 'sleepy-e2e';
@@ -102,7 +103,7 @@ test('cluster defaults: dry run, save, and the saved JSON after a reload', async
   await expect(page.getByRole('heading', { name: 'Cluster Defaults' })).toBeVisible();
   await expect(content).toContainText('"datumTries": "4"');
   const stored = await page.request.post('/api/pps_v2.API/GetClusterDefaults', { data: {} });
-  const body = (await stored.json()) as { clusterDefaultsJson: string };
+  const body = (await stored.json()) as GetClusterDefaultsResponse;
   expect(JSON.parse(body.clusterDefaultsJson)).toEqual(saved);
 });
 

@@ -1,4 +1,5 @@
 import { gzipSync } from 'node:zlib';
+import type { Commit } from '@ivory/api';
 export { tarEntries } from '../../server/test/helpers/tar-entries.ts';
 
 /** Direct calls to the platform API from a test (setup and checks), no browser involved. */
@@ -59,7 +60,7 @@ export async function commitFiles(
   files: Record<string, string | Uint8Array>,
   options: { branch?: string; description?: string; deletions?: string[]; project?: string } = {},
 ): Promise<string> {
-  const commit = await call<{ id: string }>(baseUrl, 'pfs_v2.API/StartCommit', {
+  const commit = await call<Commit>(baseUrl, 'pfs_v2.API/StartCommit', {
     branch: { repo: repoOf(repo, options.project), name: options.branch ?? 'master' },
     description: options.description ?? '',
   });
@@ -83,7 +84,7 @@ export async function commitManyFiles(
   folder: string,
   count: number,
 ): Promise<string> {
-  const commit = await call<{ id: string }>(baseUrl, 'pfs_v2.API/StartCommit', {
+  const commit = await call<Commit>(baseUrl, 'pfs_v2.API/StartCommit', {
     branch: { repo: repoOf(repo), name: 'master' },
     description: `${count} files`,
   });

@@ -1,23 +1,20 @@
+import type * as auth_v2 from './gen/auth_v2_pb.ts';
 import type { ApiClient } from './client.ts';
 import { ApiError, GrpcCode } from './errors.ts';
+import type { Wire } from './types/emitted.ts';
 
 /** auth_v2.Resource: the cluster, a project (`name`), or a repo (`<project>/<repo>`). */
-export interface AuthResource {
-  type: 'CLUSTER' | 'PROJECT' | 'REPO';
-  name?: string;
+export interface AuthResource extends auth_v2.ResourceJson {
+  type: Extract<auth_v2.ResourceTypeJson, 'CLUSTER' | 'PROJECT' | 'REPO'>;
 }
 
-export interface AuthorizeResponse {
-  authorized: boolean;
-  satisfied?: string[];
-  missing?: string[];
-  principal: string;
-}
+/** auth_v2.Permission, e.g. `REPO_WRITE`. */
+export type Permission = auth_v2.PermissionJson;
+
+export type AuthorizeResponse = Wire<typeof auth_v2.AuthorizeResponseSchema>;
 
 /** auth_v2.RoleBinding: principal → {roles: {role: true}}. */
-export interface RoleBinding {
-  entries?: Record<string, { roles?: Record<string, boolean> }>;
-}
+export type RoleBinding = Wire<typeof auth_v2.RoleBindingSchema>;
 
 /** With sign-in off the platform answers auth_v2 calls with code 12: everything is allowed. */
 const authIsOff = (err: unknown) => err instanceof ApiError && err.code === GrpcCode.UNIMPLEMENTED;
@@ -29,7 +26,7 @@ const authIsOff = (err: unknown) => err instanceof ApiError && err.code === Grpc
 export async function authorize(
   client: ApiClient,
   resource: AuthResource,
-  permissions: readonly string[],
+  permissions: readonly Permission[],
   signal?: AbortSignal,
 ): Promise<AuthorizeResponse | null> {
   try {
@@ -40,7 +37,8 @@ export async function authorize(
       signal,
     );
   } catch (err) {
-    if (authIsOff(err)) return { authorized: true, satisfied: [...permissions], principal: '' };
+    if (authIsOff(err))
+      return { authorized: true, satisfied: [...permissions], missing: [], principal: '' };
     throw err;
   }
 }
@@ -52,13 +50,13 @@ export async function getRoleBinding(
   signal?: AbortSignal,
 ): Promise<RoleBinding | null> {
   try {
-    const answer = await client.unaryOrNull<{ binding?: RoleBinding }>(
+    const answer = await client.unaryOrNull<Wire<typeof auth_v2.GetRoleBindingResponseSchema>>(
       'auth_v2.API',
       'GetRoleBinding',
       { resource },
       signal,
     );
-    return answer ? (answer.binding ?? {}) : null;
+    return answer ? (answer.binding ?? { entries: {} }) : null;
   } catch (err) {
     if (authIsOff(err)) return null;
     throw err;

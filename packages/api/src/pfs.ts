@@ -5,8 +5,11 @@ import type {
   Commit,
   CommitInfo,
   CommitState,
+  DeleteRepoResponse,
   DiffFileResponse,
   FileInfo,
+  FindCommitsResponse,
+  FsckResponse,
   ModifyFileOp,
   OriginKind,
   ProjectInfo,
@@ -41,7 +44,7 @@ export function repoMessage({ project, repo }: RepoRef, type = 'user') {
   return { name: repo, type, project: { name: project } };
 }
 
-export function commitMessage(ref: CommitRef): Commit {
+export function commitMessage(ref: CommitRef) {
   const repo = repoMessage(ref);
   return {
     repo,
@@ -142,7 +145,7 @@ export function createRepo(
 }
 
 export function deleteRepo(client: ApiClient, ref: RepoRef, force = false) {
-  return client.unary<{ deleted: boolean }>(PFS, 'DeleteRepo', { repo: repoMessage(ref), force });
+  return client.unary<DeleteRepoResponse>(PFS, 'DeleteRepo', { repo: repoMessage(ref), force });
 }
 
 // Branches
@@ -407,11 +410,7 @@ export function repoPicker({ project, repo }: RepoRef) {
 // Commit search, squash / drop and storage check
 
 /** One FindCommits line: a commit that changed the file, or (last) the commit the search ended on. */
-export interface FindCommitsLine {
-  foundCommit?: Commit;
-  lastSearchedCommit?: Commit;
-  commitsSearched?: number | string;
-}
+export type FindCommitsLine = FindCommitsResponse;
 
 /**
  * FindCommits: the commits that changed `path`, walking back from `start` (which is included),
@@ -454,11 +453,8 @@ export function dropCommitSet(client: ApiClient, commitSetId: string) {
   return client.unary<object>(PFS, 'DropCommitSet', { commitSet: { id: commitSetId } });
 }
 
-/** One Fsck line: a problem (`error`) or, with `fix`, a repair made (`fix`). */
-export interface FsckLine {
-  fix?: string;
-  error?: string;
-}
+/** One Fsck line: a problem (`error`) or, with `fix`, a repair made (`fix`); the other is ''. */
+export type FsckLine = FsckResponse;
 
 /** Fsck: checks every file's blob (and dangling uploads); a healthy store streams nothing. */
 export function fsck(client: ApiClient, args: { fix?: boolean } = {}, signal?: AbortSignal) {

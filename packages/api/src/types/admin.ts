@@ -1,17 +1,4 @@
-/** admin_v2.ClusterInfo */
-export interface ClusterInfo {
-  id: string;
-  deploymentId: string;
-  warningsOk: boolean;
-  warnings: string[];
-  proxyHost: string;
-  proxyTls: boolean;
-  paused: boolean;
-  webResources: {
-    archiveDownloadBaseUrl: string;
-    createPipelineRequestJsonSchemaUrl: string;
-  } | null;
-  metadata: Record<string, string>;
-  pendingRestart: boolean;
-  restartInfo: string;
-}
+import type * as admin_v2 from '../gen/admin_v2_pb.ts';
+import type { Wire } from './emitted.ts';
+
+export type ClusterInfo = Wire<typeof admin_v2.ClusterInfoSchema>;

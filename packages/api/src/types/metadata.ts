@@ -1,25 +1,15 @@
-/** metadata.EditMetadataRequest: each edit names one target and one operation. */
+/** metadata.EditMetadataRequest: each edit names one target and one operation (its two oneofs). */
+import type * as metadata from '../gen/metadata_pb.ts';
 
-type ProjectPicker = { name: string };
-type RepoPicker = { name: { project: ProjectPicker; name: string; type: string } };
-type BranchPicker = { name: { repo: RepoPicker; name: string } };
-type CommitPicker = { id: { repo: RepoPicker; id: string } } | { branchHead: BranchPicker };
-type PipelinePicker = { name: { project: ProjectPicker; name: string } };
+/** Exactly one member of a oneof group, given as its JSON. */
+type OneMember<T> = { [K in keyof T]-?: { [P in K]-?: Exclude<T[P], undefined> } }[keyof T];
 
-export type MetadataTarget =
-  | { project: ProjectPicker }
-  | { repo: RepoPicker }
-  | { branch: BranchPicker }
-  | { commit: CommitPicker }
-  | { pipeline: PipelinePicker }
-  | { cluster: Record<string, never> };
-
-export type MetadataOperation =
-  | { replace: { replacement: Record<string, string> } }
-  | { addKey: { key: string; value: string } }
-  | { editKey: { key: string; value: string } }
-  | { deleteKey: { key: string } };
-
+export type MetadataTarget = OneMember<
+  Pick<metadata.EditJson, 'project' | 'repo' | 'branch' | 'commit' | 'pipeline' | 'cluster'>
+>;
+export type MetadataOperation = OneMember<
+  Pick<metadata.EditJson, 'replace' | 'addKey' | 'editKey' | 'deleteKey'>
+>;
 export type MetadataEdit = MetadataTarget & MetadataOperation;
 
 export interface EditMetadataRequest {

@@ -1,152 +1,44 @@
-/** Hand-written wire types of the repo/file service (pfs_v2), as protobuf JSON. */
+/** The repo/file service (pfs_v2) as the gateway's JSON, derived from the protocol (src/gen). */
+import type * as pfs_v2 from '../gen/pfs_v2_pb.ts';
+import type { Wire } from './emitted.ts';
 
-/** int64/uint64 fields travel as decimal strings. */
-export type Int64 = string;
-/** RFC 3339 timestamp in UTC. */
-export type Timestamp = string;
+export type { Duration, Int64, Timestamp } from './emitted.ts';
 
-export interface Project {
-  name: string;
-}
+export type Project = Wire<typeof pfs_v2.ProjectSchema>;
+export type AuthInfo = Wire<typeof pfs_v2.AuthInfoSchema>;
+export type ProjectInfo = Wire<typeof pfs_v2.ProjectInfoSchema>;
+export type Repo = Wire<typeof pfs_v2.RepoSchema>;
+export type RepoInfo = Wire<typeof pfs_v2.RepoInfoSchema>;
+export type Branch = Wire<typeof pfs_v2.BranchSchema>;
+export type Trigger = Wire<typeof pfs_v2.TriggerSchema>;
+export type BranchInfo = Wire<typeof pfs_v2.BranchInfoSchema>;
+export type Commit = Wire<typeof pfs_v2.CommitSchema>;
+export type CommitInfo = Wire<typeof pfs_v2.CommitInfoSchema>;
+/** pfs_v2.File (named apart from the DOM's File). */
+export type PfsFile = Wire<typeof pfs_v2.FileSchema>;
+export type FileInfo = Wire<typeof pfs_v2.FileInfoSchema>;
+export type DiffFileResponse = Wire<typeof pfs_v2.DiffFileResponseSchema>;
+export type ReposSummary = Wire<typeof pfs_v2.ReposSummarySchema>;
+export type ReposSummaryResponse = Wire<typeof pfs_v2.ReposSummaryResponseSchema>;
+export type FindCommitsResponse = Wire<typeof pfs_v2.FindCommitsResponseSchema>;
+export type FsckResponse = Wire<typeof pfs_v2.FsckResponseSchema>;
+export type DeleteRepoResponse = Wire<typeof pfs_v2.DeleteRepoResponseSchema>;
 
-export interface AuthInfo {
-  permissions: string[];
-  roles: string[];
-}
+export type OriginKind = pfs_v2.OriginKindJson;
+export type CommitState = pfs_v2.CommitStateJson;
+export type FileType = pfs_v2.FileTypeJson;
 
-export interface ProjectInfo {
-  project: Project;
-  description: string;
-  authInfo: AuthInfo | null;
-  createdAt: Timestamp | null;
-  metadata: Record<string, string>;
-  createdBy: string;
-}
-
-/** Repo types: `user`, `spec`, `meta`; `''` in ListRepo means every type. */
+/**
+ * ListRepo's `type` (a string in the protocol): `user`, `spec`, `meta`; `''` means every type.
+ * Ivory's client narrows it to the values the platform knows.
+ */
 export type RepoType = 'user' | 'spec' | 'meta' | '';
 
-export interface Repo {
-  name: string;
-  type: string;
-  project: Project | null;
-}
-
-export interface RepoInfo {
-  repo: Repo;
-  created: Timestamp | null;
-  sizeBytesUpperBound: Int64;
-  description: string;
-  branches: Branch[];
-  authInfo: AuthInfo | null;
-  details: { sizeBytes: Int64 } | null;
-  metadata: Record<string, string>;
-}
-
-export interface Branch {
-  repo: Repo;
-  name: string;
-}
-
-export interface Trigger {
-  branch: string;
-  all: boolean;
-  rateLimitSpec: string;
-  size: string;
-  commits: Int64;
-  cronSpec: string;
-}
-
-export interface BranchInfo {
-  branch: Branch;
-  head: Commit | null;
-  provenance: Branch[];
-  subvenance: Branch[];
-  directProvenance: Branch[];
-  trigger: Trigger | null;
-  metadata: Record<string, string>;
-  createdBy: string;
-  createdAt: Timestamp | null;
-  updatedAt: Timestamp | null;
-}
-
-export const OriginKind = ['ORIGIN_KIND_UNKNOWN', 'USER', 'AUTO', 'FSCK'] as const;
-export type OriginKind = (typeof OriginKind)[number];
-
-export const CommitState = [
-  'COMMIT_STATE_UNKNOWN',
-  'STARTED',
-  'READY',
-  'FINISHING',
-  'FINISHED',
-] as const;
-export type CommitState = (typeof CommitState)[number];
-
-export interface Commit {
-  repo: Repo;
-  id: string;
-  branch?: Branch | null;
-}
-
-export interface CommitInfo {
-  commit: Commit;
-  origin: { kind: OriginKind } | null;
-  description: string;
-  parentCommit: Commit | null;
-  childCommits: Commit[];
-  started: Timestamp | null;
-  finishing: Timestamp | null;
-  finished: Timestamp | null;
-  directProvenance: Commit[];
-  directSubvenance: Commit[];
-  error: string;
-  sizeBytesUpperBound: Int64;
-  details: {
-    sizeBytes: Int64;
-    compactingTime: string | null;
-    validatingTime: string | null;
-  } | null;
-  metadata: Record<string, string>;
-  createdBy: string;
-  createdAt: Timestamp | null;
-  updatedAt: Timestamp | null;
-}
-
-export const FileType = ['RESERVED', 'FILE', 'DIR'] as const;
-export type FileType = (typeof FileType)[number];
-
-export interface PfsFile {
-  commit: Commit;
-  path: string;
-  datum?: string;
-}
-
-export interface FileInfo {
-  file: PfsFile;
-  fileType: FileType;
-  committed: Timestamp | null;
-  sizeBytes: Int64;
-  /** base64 */
-  hash: string;
-}
-
-export interface DiffFileResponse {
-  newFile: FileInfo | null;
-  oldFile: FileInfo | null;
-}
-
-export interface ReposSummary {
-  project: Project;
-  userRepoCount: Int64;
-  sizeBytes: Int64;
-}
-
-export interface ReposSummaryResponse {
-  summaries: ReposSummary[];
-}
-
-/** One message of a ModifyFile request stream. */
+/**
+ * One message of a ModifyFile request stream after `setCommit` (the ModifyFileRequest oneof
+ * `body`), with AddFile's `raw` bytes (a BytesValue) as base64.
+ */
 export type ModifyFileOp =
-  | { addFile: { path: string; raw: string; datum?: string } }
-  | { deleteFile: { path: string; datum?: string } }
-  | { copyFile: { dst: string; src: PfsFile; append?: boolean; datum?: string } };
+  | { addFile: pfs_v2.AddFileJson & { path: string; raw: string } }
+  | { deleteFile: pfs_v2.DeleteFileJson & { path: string } }
+  | { copyFile: pfs_v2.CopyFileJson & { dst: string; src: pfs_v2.FileJson } };

@@ -1,260 +1,35 @@
-/** Hand-written wire types of the pipeline service (pps_v2), as protobuf JSON. */
-import type { Commit, FileInfo, Int64, PfsFile, Project, Timestamp } from './pfs.ts';
+/** The pipeline service (pps_v2) as the gateway's JSON, derived from the protocol (src/gen). */
+import type * as pps_v2 from '../gen/pps_v2_pb.ts';
+import type { Wire } from './emitted.ts';
 
-/** A protobuf Duration in JSON, e.g. "1.5s". */
-export type Duration = string;
+export type JobState = pps_v2.JobStateJson;
+export type DatumState = pps_v2.DatumStateJson;
+export type PipelineState = pps_v2.PipelineStateJson;
+export type PipelineType = pps_v2.PipelineInfo_PipelineTypeJson;
 
-export const JobState = [
-  'JOB_STATE_UNKNOWN',
-  'JOB_CREATED',
-  'JOB_STARTING',
-  'JOB_RUNNING',
-  'JOB_FAILURE',
-  'JOB_SUCCESS',
-  'JOB_KILLED',
-  'JOB_EGRESSING',
-  'JOB_FINISHING',
-  'JOB_UNRUNNABLE',
-] as const;
-export type JobState = (typeof JobState)[number];
-
-export const DatumState = [
-  'UNKNOWN',
-  'FAILED',
-  'SUCCESS',
-  'SKIPPED',
-  'STARTING',
-  'RECOVERED',
-] as const;
-export type DatumState = (typeof DatumState)[number];
-
-export const PipelineState = [
-  'PIPELINE_STATE_UNKNOWN',
-  'PIPELINE_STARTING',
-  'PIPELINE_RUNNING',
-  'PIPELINE_RESTARTING',
-  'PIPELINE_FAILURE',
-  'PIPELINE_PAUSED',
-  'PIPELINE_STANDBY',
-  'PIPELINE_CRASHING',
-] as const;
-export type PipelineState = (typeof PipelineState)[number];
-
-export const PipelineType = [
-  'PIPELINT_TYPE_UNKNOWN',
-  'PIPELINE_TYPE_TRANSFORM',
-  'PIPELINE_TYPE_SPOUT',
-  'PIPELINE_TYPE_SERVICE',
-] as const;
-export type PipelineType = (typeof PipelineType)[number];
-
-export interface Pipeline {
-  project: Project | null;
-  name: string;
-}
-
-export interface Job {
-  pipeline: Pipeline | null;
-  id: string;
-}
-
-export interface Datum {
-  job: Job | null;
-  id: string;
-}
-
-export interface SecretMount {
-  name: string;
-  key?: string;
-  mountPath?: string;
-  envVar?: string;
-}
-
-export interface Transform {
-  image?: string;
-  cmd?: string[];
-  errCmd?: string[];
-  env?: Record<string, string>;
-  secrets?: SecretMount[];
-  stdin?: string[];
-  errStdin?: string[];
-  acceptReturnCode?: Int64[];
-  workingDir?: string;
-  [key: string]: unknown;
-}
-
-export interface PFSInput {
-  project?: string;
-  name?: string;
-  repo?: string;
-  repoType?: string;
-  branch?: string;
-  commit?: string;
-  glob?: string;
-  joinOn?: string;
-  outerJoin?: boolean;
-  groupBy?: string;
-  lazy?: boolean;
-  emptyFiles?: boolean;
-  s3?: boolean;
-}
-
-export interface CronInput {
-  name?: string;
-  project?: string;
-  repo?: string;
-  commit?: string;
-  spec?: string;
-  overwrite?: boolean;
-  start?: Timestamp | null;
-}
-
-export interface Input {
-  pfs?: PFSInput | null;
-  join?: Input[];
-  group?: Input[];
-  cross?: Input[];
-  union?: Input[];
-  cron?: CronInput | null;
-}
-
-export interface ProcessStats {
-  downloadTime: Duration | null;
-  processTime: Duration | null;
-  uploadTime: Duration | null;
-  downloadBytes: Int64;
-  uploadBytes: Int64;
-}
-
-export interface PipelineDetails {
-  transform: Transform | null;
-  parallelismSpec: { constant: Int64 } | null;
-  createdAt: Timestamp | null;
-  updatedAt: Timestamp | null;
-  createdBy: string;
-  recentError: string;
-  workersRequested: Int64;
-  workersAvailable: Int64;
-  outputBranch: string;
-  input: Input | null;
-  description: string;
-  salt: string;
-  reason: string;
-  datumTimeout: Duration | null;
-  jobTimeout: Duration | null;
-  datumTries: Int64;
-  autoscaling: boolean;
-  [key: string]: unknown;
-}
-
-export interface PipelineInfo {
-  pipeline: Pipeline;
-  version: Int64;
-  specCommit: Commit | null;
-  stopped: boolean;
-  state: PipelineState;
-  reason: string;
-  lastJobState: JobState;
-  parallelism: Int64;
-  type: PipelineType;
-  details: PipelineDetails | null;
-  userSpecJson: string;
-  effectiveSpecJson: string;
-  metadata: Record<string, string>;
-}
-
-export interface JobDetails {
-  transform: Transform | null;
-  input: Input | null;
-  salt: string;
-  datumTries: Int64;
-  [key: string]: unknown;
-}
-
-export interface JobInfo {
-  job: Job;
-  pipelineVersion: Int64;
-  outputCommit: Commit | null;
-  restart: Int64;
-  dataProcessed: Int64;
-  dataSkipped: Int64;
-  dataTotal: Int64;
-  dataFailed: Int64;
-  dataRecovered: Int64;
-  stats: ProcessStats | null;
-  state: JobState;
-  reason: string;
-  created: Timestamp | null;
-  started: Timestamp | null;
-  finished: Timestamp | null;
-  details: JobDetails | null;
-}
-
-export interface JobSetInfo {
-  jobSet: { id: string };
-  jobs: JobInfo[];
-}
-
-export interface DatumInfo {
-  datum: Datum;
-  state: DatumState;
-  stats: ProcessStats | null;
-  pfsState: PfsFile | null;
-  data: FileInfo[];
-  imageId: string;
-}
-
-export interface InputFile {
-  path: string;
-  /** base64 */
-  hash: string;
-}
-
-export interface LogMessage {
-  projectName: string;
-  pipelineName: string;
-  jobId: string;
-  workerId: string;
-  datumId: string;
-  master: boolean;
-  data: InputFile[];
-  user: boolean;
-  ts: Timestamp | null;
-  message: string;
-}
-
-export interface SecretInfo {
-  secret: { name: string };
-  type: string;
-  creationTimestamp: Timestamp | null;
-}
-
-export interface SecretInfos {
-  secretInfo: SecretInfo[];
-}
-
-export interface CreatePipelineV2Response {
-  effectiveCreatePipelineRequestJson: string;
-}
-
-export interface GetClusterDefaultsResponse {
-  clusterDefaultsJson: string;
-}
-
-export interface GetProjectDefaultsResponse {
-  projectDefaultsJson: string;
-  createdBy: string;
-  createdAt: Timestamp | null;
-}
-
-export interface SetDefaultsResponse {
-  affectedPipelines: Pipeline[];
-}
-
-export interface PipelinesSummary {
-  project: Project;
-  activePipelines: Int64;
-  pausedPipelines: Int64;
-  failedPipelines: Int64;
-  unhealthyPipelines: Int64;
-}
+export type Pipeline = Wire<typeof pps_v2.PipelineSchema>;
+export type Job = Wire<typeof pps_v2.JobSchema>;
+export type Datum = Wire<typeof pps_v2.DatumSchema>;
+export type SecretMount = Wire<typeof pps_v2.SecretMountSchema>;
+export type Transform = Wire<typeof pps_v2.TransformSchema>;
+export type PFSInput = Wire<typeof pps_v2.PFSInputSchema>;
+export type CronInput = Wire<typeof pps_v2.CronInputSchema>;
+export type Input = Wire<typeof pps_v2.InputSchema>;
+export type ProcessStats = Wire<typeof pps_v2.ProcessStatsSchema>;
+export type PipelineDetails = Wire<typeof pps_v2.PipelineInfo_DetailsSchema>;
+export type PipelineInfo = Wire<typeof pps_v2.PipelineInfoSchema>;
+export type JobDetails = Wire<typeof pps_v2.JobInfo_DetailsSchema>;
+export type JobInfo = Wire<typeof pps_v2.JobInfoSchema>;
+export type JobSetInfo = Wire<typeof pps_v2.JobSetInfoSchema>;
+export type DatumInfo = Wire<typeof pps_v2.DatumInfoSchema>;
+export type InputFile = Wire<typeof pps_v2.InputFileSchema>;
+export type LogMessage = Wire<typeof pps_v2.LogMessageSchema>;
+export type SecretInfo = Wire<typeof pps_v2.SecretInfoSchema>;
+export type SecretInfos = Wire<typeof pps_v2.SecretInfosSchema>;
+export type CreatePipelineV2Response = Wire<typeof pps_v2.CreatePipelineV2ResponseSchema>;
+export type GetClusterDefaultsResponse = Wire<typeof pps_v2.GetClusterDefaultsResponseSchema>;
+export type GetProjectDefaultsResponse = Wire<typeof pps_v2.GetProjectDefaultsResponseSchema>;
+/** SetClusterDefaults' and SetProjectDefaults' response (the same fields). */
+export type SetDefaultsResponse = Wire<typeof pps_v2.SetClusterDefaultsResponseSchema>;
+export type PipelinesSummary = Wire<typeof pps_v2.PipelinesSummarySchema>;
+export type PipelinesSummaryResponse = Wire<typeof pps_v2.PipelinesSummaryResponseSchema>;

@@ -1,97 +1,36 @@
-/** Hand-written wire types of the trial (experiment) service, omni_v1.API, as protobuf JSON. */
-import type { Int64, Project, Timestamp } from './pfs.ts';
+/** The trial (experiment) service, omni_v1.API, as the gateway's JSON, from proto/omni_v1.proto. */
+import type * as omni_v1 from '../gen/omni_v1_pb.ts';
+import type { Wire } from './emitted.ts';
 
-export const TrialState = [
-  'UNKNOWN',
-  'PENDING',
-  'SKIPPED',
-  'UNRUNNABLE',
-  'STARTED',
-  'DELETED',
-] as const;
-export type TrialState = (typeof TrialState)[number];
+/**
+ * `A` when it lists every value of an enum's JSON union `T` (for pickers and parsing), `never`
+ * otherwise, so a missing or unknown value is a compile error. Types only: the lists stay plain
+ * constants a bundler can drop where unused.
+ */
+type AllValues<T extends string, A extends readonly T[]> = [T] extends [A[number]] ? A : never;
 
-export const TrialFilterOperator = ['EQ', 'NEQ', 'GT', 'GTE', 'LT', 'LTE', 'LIKE'] as const;
-export type TrialFilterOperator = (typeof TrialFilterOperator)[number];
+const trialStates = ['UNKNOWN', 'PENDING', 'SKIPPED', 'UNRUNNABLE', 'STARTED', 'DELETED'] as const;
+export const TrialState: AllValues<omni_v1.Trial_StateJson, typeof trialStates> = trialStates;
+export type TrialState = omni_v1.Trial_StateJson;
 
-export const SortOrder = ['ASC', 'DESC'] as const;
-export type SortOrder = (typeof SortOrder)[number];
+const operators = ['EQ', 'NEQ', 'GT', 'GTE', 'LT', 'LTE', 'LIKE'] as const;
+export const TrialFilterOperator: AllValues<omni_v1.TrialFilter_OperatorJson, typeof operators> =
+  operators;
+export type TrialFilterOperator = omni_v1.TrialFilter_OperatorJson;
 
-export interface MetricPoint {
-  /** "0" when the stage gave no step. */
-  step: Int64;
-  value: number;
-}
+const sortOrders = ['ASC', 'DESC'] as const;
+export const SortOrder: AllValues<omni_v1.TrialOrderBy_OrderJson, typeof sortOrders> = sortOrders;
+export type SortOrder = omni_v1.TrialOrderBy_OrderJson;
 
-export interface TrialMetric {
-  name: string;
-  /** The final value (a history's last point). */
-  value: number;
-  step: Int64;
-  /** Every point of a history (empty for a single value). */
-  history: MetricPoint[];
-}
-
-export interface Trial {
-  id: string;
-  project: Project;
-  flow: string;
-  case: string;
-  state: TrialState;
-  /** The aggregate job state of the run ('' before any job). */
-  jobState: string;
-  reason: string;
-  author: string;
-  description: string;
-  parameters: Record<string, string>;
-  labels: Record<string, string>;
-  metrics: TrialMetric[];
-  /** The global ID of the run's commit set / job set ('' when nothing ran). */
-  jobSetId: string;
-  rerunOf: string;
-  created: Timestamp | null;
-  started: Timestamp | null;
-  finished: Timestamp | null;
-  deleted: Timestamp | null;
-}
-
-/** `field`: id, state, flow, case, author, description, jobState, jobSetId, rerunOf, reason,
- *  project, created, started, finished, deleted, param.<name>, label.<name>, metric.<name>. */
-export interface TrialFilter {
-  field: string;
-  operator: TrialFilterOperator;
-  value: string;
-}
-
-export interface TrialOrderBy {
-  field: string;
-  order: SortOrder;
-}
-
-export interface CountTrialResponse {
-  count: Int64;
-}
-
-export interface FlowParameter {
-  name: string;
-  type: string;
-  default: string;
-  description: string;
-}
-
-export interface FlowStage {
-  name: string;
-  /** Null for a plugin stage no pipeline carries. */
-  pipeline: { name: string; project: Project } | null;
-  parameters: FlowParameter[];
-}
-
-export interface FlowPluginInfo {
-  project: Project;
-  flow: string;
-  paramsRepo: { name: string; type: string; project: Project };
-  paramsRepoExists: boolean;
-  bolt: string;
-  source: 'PLUGIN' | 'LABELS' | 'NONE';
-  stages: FlowStage[];
-}
+export type MetricPoint = Wire<typeof omni_v1.MetricPointSchema>;
+export type TrialMetric = Wire<typeof omni_v1.TrialMetricSchema>;
+export type Trial = Wire<typeof omni_v1.TrialSchema>;
+export type TrialFilter = Wire<typeof omni_v1.TrialFilterSchema>;
+export type TrialOrderBy = Wire<typeof omni_v1.TrialOrderBySchema>;
+export type CountTrialResponse = Wire<typeof omni_v1.CountTrialResponseSchema>;
+export type FlowParameter = Wire<typeof omni_v1.FlowParameterSchema>;
+export type FlowStage = Wire<typeof omni_v1.FlowPluginStageSchema>;
+export type FlowPluginInfo = Wire<typeof omni_v1.FlowPluginInfoSchema>;
+/** An EDA program this server's flows can run (omni_v1.API/InspectEdaTools). */
+export type EdaTool = Wire<typeof omni_v1.EdaToolSchema>;
+export type InspectEdaToolsResponse = Wire<typeof omni_v1.InspectEdaToolsResponseSchema>;

@@ -1,12 +1,4 @@
-/** versionpb_v2.Version */
-export interface Version {
-  major: number;
-  minor: number;
-  micro: number;
-  additional: string;
-  gitCommit: string;
-  gitTreeModified: string;
-  buildDate: string;
-  goVersion: string;
-  platform: string;
-}
+import type * as versionpb_v2 from '../gen/versionpb_v2_pb.ts';
+import type { Wire } from './emitted.ts';
+
+export type Version = Wire<typeof versionpb_v2.VersionSchema>;

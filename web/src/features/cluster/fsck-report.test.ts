@@ -6,7 +6,7 @@ describe('summariseFsck', () => {
     const summary = summariseFsck([
       { fix: '', error: 'commit p/r@c1: file /a: blob x missing' },
       { fix: 'removed upload u1', error: '' },
-      { error: 'upload u2: repo p/gone no longer exists' },
+      { fix: '', error: 'upload u2: repo p/gone no longer exists' },
     ]);
     expect(summary.problems).toEqual([
       'commit p/r@c1: file /a: blob x missing',

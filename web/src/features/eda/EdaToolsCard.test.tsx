@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { createFakeApiClient } from '../../test/fake-api-client.ts';
 import { renderApp } from '../../test/render.tsx';
-import type { EdaTool } from './EdaToolsCard.tsx';
+import type { EdaTool } from '@ivory/api';
 
 const tool = (overrides: Partial<EdaTool>): EdaTool => ({
   name: 'Yosys',

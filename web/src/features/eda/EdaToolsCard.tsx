@@ -1,17 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Card, Table, Tag, Typography } from 'antd';
+import type { EdaTool, InspectEdaToolsResponse } from '@ivory/api';
 import { useApi } from '../../app/api-context.tsx';
-
-/** A tool the EDA flow's stages use (omni_v1.API/InspectEdaTools, server/src/eda/tools.ts). */
-export interface EdaTool {
-  name: string;
-  program: string;
-  stage: string;
-  purpose: string;
-  available: boolean;
-  version: string;
-  install: string;
-}
 
 /** The setup screen's list of the EDA tools this server can run. */
 export function EdaToolsCard() {
@@ -19,7 +9,7 @@ export function EdaToolsCard() {
   const tools = useQuery({
     queryKey: ['eda', 'tools'],
     queryFn: ({ signal }) =>
-      client.unary<{ tools: EdaTool[] }>('omni_v1.API', 'InspectEdaTools', {}, signal),
+      client.unary<InspectEdaToolsResponse>('omni_v1.API', 'InspectEdaTools', {}, signal),
   });
   return (
     <Card title="EDA tools on this server">

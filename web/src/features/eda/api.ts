@@ -10,6 +10,8 @@ import {
   listRepos,
   type ApiClient,
   type CommitInfo,
+  type JobInfo,
+  type PipelineInfo,
   type ProjectInfo,
   type RepoInfo,
 } from '@ivory/api';
@@ -153,24 +155,9 @@ export function useBolts() {
   });
 }
 
-/** The few fields of pps_v2.PipelineInfo the shell reads; the rest is left to the engine. */
-export interface PipelineSummary {
-  pipeline: { name: string; project?: { name: string } | null };
-  state?: string;
-  lastJobState?: string;
-  metadata?: Record<string, string> | null;
-  details?: {
-    metadata?: { labels?: Record<string, string> | null } | null;
-    input?: unknown;
-  } | null;
-}
-
-export interface JobSummary {
-  job: { id: string; pipeline: { name: string } };
-  state?: string;
-  created?: string | null;
-  finished?: string | null;
-}
+/** The pipelines and jobs of the EDA shell: the platform's PipelineInfo and JobInfo. */
+export type PipelineSummary = PipelineInfo;
+export type JobSummary = JobInfo;
 
 /** A stream that answers UNIMPLEMENTED (the engine is not there yet) reads as empty. */
 async function collectOrEmpty<T>(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RepoInfo } from '@ivory/api';
+import type { JobState, RepoInfo } from '@ivory/api';
 import { boltRepos, flowsOf, type JobSummary, type PipelineSummary } from './api.ts';
 import { flowRuns } from './flow-runs.ts';
 
@@ -29,15 +29,17 @@ describe('boltRepos', () => {
   });
 });
 
-const pipeline = (name: string, stage: string): PipelineSummary => ({
-  pipeline: { name },
-  details: { metadata: { labels: { flow: 'synth', stage } } },
-});
-const job = (id: string, name: string, state: string, created: string): JobSummary => ({
-  job: { id, pipeline: { name } },
-  state,
-  created,
-});
+const pipeline = (name: string, stage: string) =>
+  ({
+    pipeline: { name },
+    details: { metadata: { labels: { flow: 'synth', stage } } },
+  }) as unknown as PipelineSummary;
+const job = (id: string, name: string, state: JobState, created: string) =>
+  ({
+    job: { id, pipeline: { name } },
+    state,
+    created,
+  }) as unknown as JobSummary;
 
 describe('flowRuns', () => {
   const [flow] = flowsOf([pipeline('synth-run', '2-synth'), pipeline('lint-run', '1-lint')]);

@@ -6,11 +6,15 @@ import { renderApp } from '../../test/render.tsx';
 import { testIds } from '../../test-ids.ts';
 
 const TOTAL_FILES = 100_000;
-const commit = { repo: { name: 'images', type: 'user', project: { name: 'default' } }, id: 'c1' };
+const commit = {
+  repo: { name: 'images', type: 'user', project: { name: 'default' } },
+  id: 'c1',
+  branch: null,
+};
 
 function fileInfo(index: number): FileInfo {
   return {
-    file: { commit, path: `/f${String(index).padStart(6, '0')}.txt` },
+    file: { commit, path: `/f${String(index).padStart(6, '0')}.txt`, datum: '' },
     fileType: 'FILE',
     committed: null,
     sizeBytes: '12',

@@ -16,7 +16,7 @@ describe('readFindCommits', () => {
     expect(readFindCommits(lines)).toEqual({ found: ['c5', 'c3'], lastSearched: 'c1' });
   });
   it('reads an empty search', () => {
-    expect(readFindCommits([{ lastSearchedCommit: commit('c1') }])).toEqual({
+    expect(readFindCommits([{ lastSearchedCommit: commit('c1'), commitsSearched: 1 }])).toEqual({
       found: [],
       lastSearched: 'c1',
     });

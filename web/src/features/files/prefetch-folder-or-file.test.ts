@@ -6,11 +6,21 @@ import { createFakeApiClient } from '../../test/fake-api-client.ts';
 import { rendererQuery } from '../preview/renderers/index.ts';
 import { prefetchFolderOrFile } from './prefetch-folder-or-file.ts';
 
-const commit = { repo: { name: 'tables', type: 'user', project: { name: 'default' } }, id: 'c1' };
+const commit = {
+  repo: { name: 'tables', type: 'user', project: { name: 'default' } },
+  id: 'c1',
+  branch: null,
+};
 const ref = { project: 'default', repo: 'tables', commitId: 'c1' };
 
 function info(path: string, fileType: FileType = 'FILE'): FileInfo {
-  return { file: { commit, path }, fileType, committed: null, sizeBytes: '40', hash: '' };
+  return {
+    file: { commit, path, datum: '' },
+    fileType,
+    committed: null,
+    sizeBytes: '40',
+    hash: '',
+  };
 }
 
 function setup(inspected: FileInfo | null) {

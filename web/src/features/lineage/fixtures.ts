@@ -1,4 +1,14 @@
-import type { Input, PipelineInfo, RepoInfo } from '@ivory/api';
+import type { CronInput, PFSInput, PipelineInfo, RepoInfo } from '@ivory/api';
+
+/** A pipeline input with only the fields a test sets (the graph reads no others). */
+export interface InputSpec {
+  pfs?: Partial<PFSInput>;
+  cron?: Partial<CronInput>;
+  join?: InputSpec[];
+  group?: InputSpec[];
+  cross?: InputSpec[];
+  union?: InputSpec[];
+}
 
 export function repoInfo(name: string, project = 'default'): RepoInfo {
   return {
@@ -15,7 +25,7 @@ export function repoInfo(name: string, project = 'default'): RepoInfo {
 
 export function pipelineInfo(
   name: string,
-  input: Input,
+  input: InputSpec,
   extra: Partial<PipelineInfo> = {},
   project = 'default',
 ): PipelineInfo {
@@ -29,7 +39,8 @@ export function pipelineInfo(
     lastJobState: 'JOB_SUCCESS',
     parallelism: '1',
     type: 'PIPELINE_TYPE_TRANSFORM',
-    details: { input } as PipelineInfo['details'],
+    authToken: '',
+    details: { input } as unknown as PipelineInfo['details'],
     userSpecJson: '{}',
     effectiveSpecJson: '{}',
     metadata: {},

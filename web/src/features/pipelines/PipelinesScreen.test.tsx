@@ -10,6 +10,7 @@ const demoJob: JobInfo = {
   job: { id: 'abcdef0123456789', pipeline: { name: 'summary', project: { name: 'default' } } },
   pipelineVersion: '1',
   outputCommit: null,
+  authToken: '',
   restart: '0',
   dataProcessed: '2',
   dataSkipped: '0',

@@ -6,11 +6,13 @@ import {
   listProjects,
   reposSummary,
   type ApiClient,
-  type Int64,
-  type Project,
+  type PipelinesSummary,
+  type PipelinesSummaryResponse,
 } from '@ivory/api';
 import { useApi } from '../../app/api-context.tsx';
 import { queryKeys } from '../../app/query-keys.ts';
+
+export type { PipelinesSummary } from '@ivory/api';
 
 export function useProjects() {
   const client = useApi();
@@ -29,15 +31,6 @@ export function useReposSummary(projects: readonly string[]) {
   });
 }
 
-/** pps_v2 PipelinesSummary, per project. */
-export interface PipelinesSummary {
-  project: Project;
-  activePipelines: Int64;
-  pausedPipelines: Int64;
-  failedPipelines: Int64;
-  unhealthyPipelines: Int64;
-}
-
 /**
  * Pipeline counts per project, or null while the platform has no pipeline engine: code 12
  * (UNIMPLEMENTED) means "no pipelines info", not an error.
@@ -48,7 +41,7 @@ export async function pipelinesSummary(
   signal?: AbortSignal,
 ): Promise<PipelinesSummary[] | null> {
   try {
-    const response = await client.unary<{ summaries: PipelinesSummary[] }>(
+    const response = await client.unary<PipelinesSummaryResponse>(
       'pps_v2.API',
       'PipelinesSummary',
       { projects: projects.map((name) => ({ name })) },

@@ -23,10 +23,11 @@ function repoInfo(name: string, sizeBytes: string, created: string): RepoInfo {
 function branchInfo(name: string, headId: string): BranchInfo {
   return {
     branch: { repo: repoOf('images'), name },
-    head: { repo: repoOf('images'), id: headId },
+    head: { repo: repoOf('images'), id: headId, branch: null },
     provenance: [],
     subvenance: [],
     directProvenance: [],
+    branchPropagationSpecs: [],
     trigger: null,
     metadata: {},
     createdBy: '',

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { AuthResource } from '@ivory/api';
+import type { AuthResource, Permission } from '@ivory/api';
 import { useAuthorize } from './api.ts';
 import { missingPermissionReason } from './permission-reasons.ts';
 
@@ -14,7 +14,7 @@ export function PermissionGate({
   children,
 }: {
   resource: AuthResource;
-  permission: string;
+  permission: Permission;
   children: (allowed: boolean, reason: string | undefined) => ReactNode;
 }) {
   const { allowed, missing } = useAuthorize(resource, [permission]);

@@ -1,6 +1,6 @@
 import { Alert, Button, Flex, Input, List, Select, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import type { AuthResource } from '@ivory/api';
+import type { AuthResource, Permission } from '@ivory/api';
 import { testIds } from '../../test-ids.ts';
 import { useAuthorize, useModifyRoleBinding, useRoleBinding } from './api.ts';
 
@@ -10,7 +10,7 @@ const ROLE_CHOICES: Record<AuthResource['type'], string[]> = {
   REPO: ['repoReader', 'repoWriter', 'repoOwner'],
 };
 
-const MODIFY_PERMISSION: Record<AuthResource['type'], string> = {
+const MODIFY_PERMISSION: Record<AuthResource['type'], Permission> = {
   CLUSTER: 'CLUSTER_MODIFY_BINDINGS',
   PROJECT: 'PROJECT_MODIFY_BINDINGS',
   REPO: 'REPO_MODIFY_BINDINGS',

@@ -1,5 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { authorize, getRoleBinding, modifyRoleBinding, type AuthResource } from '@ivory/api';
+import {
+  authorize,
+  getRoleBinding,
+  modifyRoleBinding,
+  type AuthResource,
+  type Permission,
+} from '@ivory/api';
 import { useApi } from '../../app/api-context.tsx';
 import { queryKeys } from '../../app/query-keys.ts';
 
@@ -16,7 +22,7 @@ export const projectResource = (project: string): AuthResource => ({
  * The spec's authorize query: may the signed-in user do this here? `allowed` is undefined while
  * asking; with sign-in off everything is allowed.
  */
-export function useAuthorize(resource: AuthResource, permissions: readonly string[]) {
+export function useAuthorize(resource: AuthResource, permissions: readonly Permission[]) {
   const client = useApi();
   const query = useQuery({
     queryKey: queryKeys.authorize(resource.type, resource.name ?? '', permissions),
