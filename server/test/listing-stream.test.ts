@@ -105,6 +105,26 @@ describe('chunked listings', () => {
     );
   });
 
+  it('WalkFile pages a subtree from a marker, forward and reversed', async () => {
+    // The folder first, then its subtree in path order.
+    const underA = allRows()
+      .map((row) => row.path)
+      .filter((path) => path.startsWith('/a/'));
+    const marker = underA[1500] as string;
+    const forward = await results(server.url, 'pfs_v2.API/WalkFile', {
+      file: fileRef('/a'),
+      paginationMarker: { path: marker },
+      number: 1200,
+    });
+    expect(paths(forward)).toEqual(underA.slice(1501, 2701));
+    const reversed = await results(server.url, 'pfs_v2.API/WalkFile', {
+      file: fileRef('/a'),
+      paginationMarker: { path: marker },
+      reverse: true,
+    });
+    expect(paths(reversed)).toEqual(underA.slice(0, 1500).reverse());
+  });
+
   it('GlobFile finds what testing every row finds, with and without a literal prefix', async () => {
     const rows = allRows();
     const patterns = [
