@@ -46,3 +46,26 @@ export function readRuns(stream: AsyncIterable<unknown>): AsyncIterable<MessageR
   const runs = (stream as Partial<RunStream>)[runsOf];
   return typeof runs === 'function' ? runs() : null;
 }
+
+/** One message as a run of its own. */
+const singleRun = (message: unknown): MessageRun => ({
+  messages: () => [message],
+  resultLines: () => JSON.stringify({ result: message }) + '\n',
+});
+
+/**
+ * The stream `open` makes when the stream is first read, `open`'s `end` called after its last
+ * message: for wrappers that act before and after a stream (a role check) but not on its
+ * messages, so the wrapped stream keeps its runs (readRuns) when it has them.
+ */
+export function aroundStream(
+  open: () => { stream: AsyncIterable<unknown>; end?: () => void },
+): RunStream {
+  return runStream(async function* () {
+    const { stream, end } = open();
+    const runs = readRuns(stream);
+    if (runs) yield* runs;
+    else for await (const message of stream) yield singleRun(message);
+    end?.();
+  });
+}

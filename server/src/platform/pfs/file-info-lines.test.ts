@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runStream, readRuns } from '../message-runs.ts';
+import { aroundStream, readRuns, runStream } from '../message-runs.ts';
 import { FileInfoLines } from './file-info-lines.ts';
 import { PfsMessages, type CommitMessage } from './pfs-messages.ts';
 import type { PfsStore } from './pfs-store.ts';
@@ -69,5 +69,32 @@ describe('message runs', () => {
     for await (const run of runs) text += run.resultLines();
     expect(text).toBe(expected(commit, rows));
     expect(readRuns((async function* () {})())).toBeNull();
+  });
+
+  it('keep their runs through a wrapper that acts around the stream (a role check)', async () => {
+    const events: string[] = [];
+    const wrapped = (stream: () => AsyncIterable<unknown>) =>
+      aroundStream(() => {
+        events.push('checked');
+        return { stream: stream(), end: () => events.push('ended') };
+      });
+    const runs = readRuns(wrapped(source));
+    if (runs === null) throw new Error('a wrapped run stream has runs');
+    let text = '';
+    for await (const run of runs) text += run.resultLines();
+    expect(text).toBe(expected(commit, rows));
+    expect(events).toEqual(['checked', 'ended']);
+    // A plain stream wrapped so: one run per message, read either way.
+    const plain = async function* () {
+      yield { a: 1 };
+      yield { b: '"' };
+    };
+    const plainRuns = readRuns(wrapped(plain));
+    let plainText = '';
+    for await (const run of plainRuns ?? []) plainText += run.resultLines();
+    expect(plainText).toBe('{"result":{"a":1}}\n{"result":{"b":"\\""}}\n');
+    const read: unknown[] = [];
+    for await (const message of wrapped(plain)) read.push(message);
+    expect(read).toEqual([{ a: 1 }, { b: '"' }]);
   });
 });
