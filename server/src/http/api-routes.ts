@@ -88,9 +88,15 @@ async function sendStream(
     const settlesNow = readiness();
     try {
       while (!step.done && !signal.aborted) {
-        batch += encode(step.value);
+        for (const piece of encode(step.value)) {
+          batch += piece;
+          if (batch.length >= STREAM_BATCH_BYTES) {
+            yield batch;
+            batch = '';
+          }
+        }
         const pending = next();
-        if (batch.length >= STREAM_BATCH_BYTES || !(await settlesNow(pending))) {
+        if (batch !== '' && !(await settlesNow(pending))) {
           yield batch;
           batch = '';
         }
@@ -111,7 +117,7 @@ async function sendStream(
     .send(Readable.from(lines(), { objectMode: false }));
 }
 
-const encodeMessage = (message: unknown) => JSON.stringify({ result: message }) + '\n';
+const encodeMessage = (message: unknown) => [JSON.stringify({ result: message }) + '\n'];
 const encodeRun = (run: unknown) => (run as MessageRun).resultLines();
 
 /** POST /api/<service>/<Method>: the gateway. Routes only translate wire ⇄ platform calls. */

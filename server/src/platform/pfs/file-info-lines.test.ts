@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aroundStream, readRuns, runStream } from '../message-runs.ts';
+import { aroundStream, linePieceChars, readRuns, runStream } from '../message-runs.ts';
 import { FileInfoLines } from './file-info-lines.ts';
 import { PfsMessages, type CommitMessage } from './pfs-messages.ts';
 import type { PfsStore } from './pfs-store.ts';
@@ -39,11 +39,23 @@ describe('FileInfoLines', () => {
   it('writes what JSON.stringify makes of each FileInfo message, byte for byte', () => {
     for (const commit of commits) {
       const lines = new FileInfoLines(commit);
-      expect(lines.write(rows)).toBe(expected(commit, rows));
+      expect(lines.write(rows).join('')).toBe(expected(commit, rows));
       // Later calls reuse what the earlier ones cached (time, hash) and still match.
-      expect(lines.write([...rows].reverse())).toBe(expected(commit, [...rows].reverse()));
-      expect(lines.write([])).toBe('');
+      expect(lines.write([...rows].reverse()).join('')).toBe(expected(commit, [...rows].reverse()));
+      expect(lines.write([])).toEqual([]);
     }
+  });
+
+  it('writes many rows in pieces of whole lines, none much longer than linePieceChars', () => {
+    const commit = commits[0] as CommitMessage;
+    const many = Array.from({ length: 1000 }, (_, i) => row(`/many/${'x'.repeat(i % 50)}-${i}`));
+    const pieces = new FileInfoLines(commit).write(many);
+    expect(pieces.length).toBeGreaterThan(5);
+    for (const piece of pieces) {
+      expect(piece.endsWith('\n')).toBe(true);
+      expect(piece.length).toBeLessThan(linePieceChars + 1000);
+    }
+    expect(pieces.join('')).toBe(expected(commit, many));
   });
 });
 
@@ -66,7 +78,7 @@ describe('message runs', () => {
     const runs = readRuns(source());
     if (runs === null) throw new Error('a run stream has runs');
     let text = '';
-    for await (const run of runs) text += run.resultLines();
+    for await (const run of runs) text += run.resultLines().join('');
     expect(text).toBe(expected(commit, rows));
     expect(readRuns((async function* () {})())).toBeNull();
   });
@@ -81,7 +93,7 @@ describe('message runs', () => {
     const runs = readRuns(wrapped(source));
     if (runs === null) throw new Error('a wrapped run stream has runs');
     let text = '';
-    for await (const run of runs) text += run.resultLines();
+    for await (const run of runs) text += run.resultLines().join('');
     expect(text).toBe(expected(commit, rows));
     expect(events).toEqual(['checked', 'ended']);
     // A plain stream wrapped so: one run per message, read either way.
@@ -91,7 +103,7 @@ describe('message runs', () => {
     };
     const plainRuns = readRuns(wrapped(plain));
     let plainText = '';
-    for await (const run of plainRuns ?? []) plainText += run.resultLines();
+    for await (const run of plainRuns ?? []) plainText += run.resultLines().join('');
     expect(plainText).toBe('{"result":{"a":1}}\n{"result":{"b":"\\""}}\n');
     const read: unknown[] = [];
     for await (const message of wrapped(plain)) read.push(message);

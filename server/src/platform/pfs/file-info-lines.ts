@@ -1,3 +1,4 @@
+import { linePieceChars } from '../message-runs.ts';
 import { hexToBytesField, int64, timestamp } from '../wire.ts';
 import type { CommitMessage } from './pfs-messages.ts';
 import type { ListedFile } from './rows.ts';
@@ -20,8 +21,9 @@ export class FileInfoLines {
     this.head = '{"result":{"file":{"commit":' + JSON.stringify(commit) + ',"path":';
   }
 
-  /** The lines of these rows, in order, each ending in a newline. */
-  write(rows: readonly ListedFile[]): string {
+  /** The lines of these rows, in order, each ending in a newline, in pieces (linePieceChars). */
+  write(rows: readonly ListedFile[]): string[] {
+    const pieces: string[] = [];
     let text = '';
     for (const row of rows) {
       // Rows of a listing mostly share their write time (and often their content).
@@ -46,7 +48,12 @@ export class FileInfoLines {
         '","hash":"' +
         this.hashBase64 +
         '"}}\n';
+      if (text.length >= linePieceChars) {
+        pieces.push(text);
+        text = '';
+      }
     }
-    return text;
+    if (text !== '') pieces.push(text);
+    return pieces;
   }
 }
