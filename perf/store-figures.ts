@@ -11,11 +11,12 @@
  * - ListCommit {number: 50} (and with `to` = master, and reversed) at each history length;
  * - InspectCommit of `master^(N-1)` (the root, N-1 generations deep);
  * - ListFile of the 1M-entry folder read to the end, and the server's peak RSS (VmHWM);
- * - GlobFile `/**` and `/d3/**` over the 100,000 files.
+ * - GlobFile `/**`, `/d3/**` and `/d3/file-000012*`, and WalkFile `/`, over the 100,000 files.
  * Targets: ListCommit flat within 2x from 100 to 100k; 1M listing's peak RSS < 300 MB;
  * GlobFile /** at 100k < 300 ms. Building the data takes ~15 s, the whole run about a minute.
  */
 import { readFileSync } from 'node:fs';
+import { readRuns } from '../server/src/platform/message-runs.ts';
 import { openDatabase } from '../server/src/platform/storage/database.ts';
 import { startTestServer } from '../server/test/helpers/in-process-server.ts';
 import { startServerProcess } from '../server/test/helpers/server-process.ts';
@@ -208,6 +209,25 @@ await withScratchDir(async (dataDir) => {
       `${globAll.ms.toFixed(0)} ms (${globAll.spread}), ${globAll.lines} lines`,
     );
     printFigure('  … server CPU per call (user + system)', `${globCpu.toFixed(0)} ms`);
+    const globFolder = await timeCall(server.url, 'pfs_v2.API/GlobFile', {
+      commit: commit('glob-100k'),
+      pattern: '/d3/**',
+    });
+    printFigure(
+      'GlobFile /d3/** (one folder of 10,000 files)',
+      `${globFolder.ms.toFixed(1)} ms (${globFolder.spread}), ${globFolder.lines} lines`,
+    );
+    const walkCpuBefore = cpuMs(server.pid);
+    const walk = await timeCall(
+      server.url,
+      'pfs_v2.API/WalkFile',
+      { file: { commit: commit('glob-100k'), path: '/' } },
+      5,
+    );
+    printFigure(
+      `WalkFile / over ${GLOB_FILES} files`,
+      `${walk.ms.toFixed(0)} ms (${walk.spread}), ${walk.lines} lines, server CPU ${((cpuMs(server.pid) - walkCpuBefore) / 6).toFixed(0)} ms per call`,
+    );
     const globOne = await timeCall(server.url, 'pfs_v2.API/GlobFile', {
       commit: commit('glob-100k'),
       pattern: '/d3/file-000012*',
@@ -269,6 +289,19 @@ await withScratchDir(async (dataDir) => {
     };
     printFigure('GlobFile /** in-process: platform only', await run(false));
     printFigure('GlobFile /** in-process: platform + a JSON line each', await run(true));
+    // What the HTTP gateway does: read the stream's runs, each written as lines from its rows.
+    const times: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const started = performance.now();
+      const runs = readRuns(glob.handler(request, new AbortController().signal));
+      if (!runs) throw new Error('GlobFile has no runs');
+      for await (const run of runs) run.resultLines();
+      if (i > 0) times.push(performance.now() - started);
+    }
+    printFigure(
+      'GlobFile /** in-process: runs written as lines (the gateway)',
+      `${median(times).toFixed(0)} ms (${spread(times)})`,
+    );
   } finally {
     await inProcess.server.close();
   }

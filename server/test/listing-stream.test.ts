@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileGlob } from '../src/platform/pfs/glob.ts';
 import { PfsStore } from '../src/platform/pfs/pfs-store.ts';
 import type { CommitRow } from '../src/platform/pfs/rows.ts';
-import { commitId, ok, repo, results } from './helpers/api-client.ts';
+import { callStream, commitId, ok, repo, results } from './helpers/api-client.ts';
 import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
 
 let server: TestServer;
@@ -105,6 +105,26 @@ describe('chunked listings', () => {
     );
   });
 
+  it('WalkFile pages a subtree from a marker, forward and reversed', async () => {
+    // The folder first, then its subtree in path order.
+    const underA = allRows()
+      .map((row) => row.path)
+      .filter((path) => path.startsWith('/a/'));
+    const marker = underA[1500] as string;
+    const forward = await results(server.url, 'pfs_v2.API/WalkFile', {
+      file: fileRef('/a'),
+      paginationMarker: { path: marker },
+      number: 1200,
+    });
+    expect(paths(forward)).toEqual(underA.slice(1501, 2701));
+    const reversed = await results(server.url, 'pfs_v2.API/WalkFile', {
+      file: fileRef('/a'),
+      paginationMarker: { path: marker },
+      reverse: true,
+    });
+    expect(paths(reversed)).toEqual(underA.slice(0, 1500).reverse());
+  });
+
   it('GlobFile finds what testing every row finds, with and without a literal prefix', async () => {
     const rows = allRows();
     const patterns = [
@@ -139,6 +159,29 @@ describe('chunked listings', () => {
         });
         expect(paths(found), `${pattern} ${JSON.stringify(range)}`).toEqual(expected);
       }
+    }
+  });
+});
+
+describe('listings written straight from rows', () => {
+  it('send, over HTTP, the lines of the messages the platform yields one at a time', async () => {
+    const { methods } = server.server.platform;
+    const requests: [string, unknown][] = [
+      ['GlobFile', { commit: commitId('wide', commit.id), pattern: '/**' }],
+      ['GlobFile', { commit: commitId('wide', commit.id), pattern: '/' }],
+      ['ListFile', { file: fileRef('/a') }],
+      ['ListFile', { file: fileRef('/b/f-000003.txt') }],
+      ['WalkFile', { file: fileRef('/'), number: 3000 }],
+    ];
+    for (const [name, body] of requests) {
+      const method = methods.get(`pfs_v2.API/${name}`);
+      if (method?.kind !== 'stream') throw new Error(`${name} is not a server stream`);
+      let expected = '';
+      for await (const message of method.handler(body, new AbortController().signal))
+        expected += JSON.stringify({ result: message }) + '\n';
+      const { text } = await callStream(server.url, `pfs_v2.API/${name}`, body);
+      expect(text.length, name).toBeGreaterThan(0);
+      expect(text === expected, `${name} ${JSON.stringify(body)}`).toBe(true);
     }
   });
 });

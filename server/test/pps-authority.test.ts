@@ -135,6 +135,16 @@ describe('a pipeline’s permissions, when its job starts', () => {
       file: { commit: master('copy'), path: '/' },
     });
     expect(files.lines.map((line: Json) => line.result.file.path)).toEqual(['/first.txt']);
+    // Listings are checked before their first line: bob may no longer read the input.
+    const glob = { commit: master('in'), pattern: '/**' };
+    const denied = await api('bob', 'pfs_v2.API/GlobFile', glob);
+    expect([denied.status, denied.lines.length]).toEqual([403, 1]);
+    expect(denied.body.code).toBe(7);
+    const found = await ok('alice', 'pfs_v2.API/GlobFile', glob);
+    expect(found.lines.map((line: Json) => line.result.file.path)).toEqual([
+      '/first.txt',
+      '/second.txt',
+    ]);
   }, 60_000);
 
   it('fails when the robot principal’s own binding on the output is revoked', async () => {

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unimplemented } from '../errors.ts';
 import { slicer } from '../platform/event-loop.ts';
+import { readRuns, type MessageRun } from '../platform/message-runs.ts';
 import type { Method, MethodRegistry } from '../platform/platform.ts';
 import { registerApiCompression } from './compression.ts';
 import { sendJson, toApiError } from './errors.ts';
@@ -70,7 +71,11 @@ async function sendStream(
   messages: AsyncIterable<unknown>,
   signal: AbortSignal,
 ): Promise<FastifyReply> {
-  const iterator = messages[Symbol.asyncIterator]();
+  // A stream of message runs (message-runs.ts) is read a run at a time, each run's lines made
+  // by the run itself; any other stream a message at a time.
+  const runs = readRuns(messages);
+  const encode = runs ? encodeRun : encodeMessage;
+  const iterator = (runs ?? messages)[Symbol.asyncIterator]();
   // The stream pulls later messages from outside this request's async context: each pull runs
   // in the context the handler started in (the caller's identity, for role checks).
   const inRequestContext = AsyncLocalStorage.snapshot();
@@ -83,9 +88,15 @@ async function sendStream(
     const settlesNow = readiness();
     try {
       while (!step.done && !signal.aborted) {
-        batch += JSON.stringify({ result: jsonResult(step.value) }) + '\n';
+        for (const piece of encode(step.value)) {
+          batch += piece;
+          if (batch.length >= STREAM_BATCH_BYTES) {
+            yield batch;
+            batch = '';
+          }
+        }
         const pending = next();
-        if (batch.length >= STREAM_BATCH_BYTES || !(await settlesNow(pending))) {
+        if (batch !== '' && !(await settlesNow(pending))) {
           yield batch;
           batch = '';
         }
@@ -111,6 +122,10 @@ function jsonResult(value: unknown): unknown {
   if (!(value instanceof Uint8Array)) return value;
   return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
 }
+const encodeMessage = (message: unknown) => [
+  JSON.stringify({ result: jsonResult(message) }) + '\n',
+];
+const encodeRun = (run: unknown) => (run as MessageRun).resultLines();
 
 /** POST /api/<service>/<Method>: the gateway. Routes only translate wire ⇄ platform calls. */
 export function registerApiRoutes(app: FastifyInstance, methods: MethodRegistry): void {

@@ -1,4 +1,5 @@
 import { ApiError, Code } from '../../errors.ts';
+import { aroundStream } from '../message-runs.ts';
 import type { Method, MethodRegistry } from '../platform.ts';
 import { currentCaller, type Caller } from './caller.ts';
 import { METHOD_NEEDS, type CustomRule } from './method-permissions.ts';
@@ -333,6 +334,17 @@ export class Authorizer {
       case 'stream': {
         const check = (caller: Caller, request: unknown) => this.check(caller, key, request);
         const visible = (caller: Caller, message: unknown) => this.visible(caller, message);
+        // A stream whose messages pass unfiltered keeps its runs (message-runs.ts).
+        if (!listed)
+          return {
+            kind: 'stream',
+            handler: (request, signal) =>
+              aroundStream(() => {
+                const caller = currentCaller();
+                const end = caller ? check(caller, request) : undefined;
+                return { stream: method.handler(request, signal), end };
+              }),
+          };
         return {
           ...method,
           kind: 'stream',

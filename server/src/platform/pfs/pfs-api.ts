@@ -5,11 +5,13 @@ import type { BlobStore } from '../storage/blob-store.ts';
 import type { MethodRegistry } from '../platform.ts';
 import { safeNumber, typedClientStream, typedStream, typedUnary } from '../typed-method.ts';
 import { slicer } from '../event-loop.ts';
+import { runStream } from '../message-runs.ts';
 import type { CommitEvents } from './commit-events.ts';
 import { asDirPath } from './file-paths.ts';
 import { compileGlob, globPrefix } from './glob.ts';
 import { modifyFile, modifyFileRequestFromJson } from './modify-file.ts';
-import { PfsMessages, type FileInfoMessage } from './pfs-messages.ts';
+import { FileInfoLines } from './file-info-lines.ts';
+import { PfsMessages, type CommitMessage, type FileInfoMessage } from './pfs-messages.ts';
 import {
   branchRefOf,
   commitRefOf,
@@ -22,7 +24,13 @@ import {
 } from './pfs-refs.ts';
 import { readFileRef, resolveCommitRef } from './pfs-requests.ts';
 import type { PfsStore } from './pfs-store.ts';
-import { commitState, type CommitRow, type FileRow, type RepoType } from './rows.ts';
+import {
+  commitState,
+  type CommitRow,
+  type FileRow,
+  type ListedFile,
+  type RepoType,
+} from './rows.ts';
 
 const commitStates = ['COMMIT_STATE_UNKNOWN', 'STARTED', 'READY', 'FINISHING', 'FINISHED'] as const;
 type WaitState = (typeof commitStates)[number];
@@ -56,6 +64,11 @@ export function registerPfsApi(
   events: CommitEvents,
 ): void {
   const messages = new PfsMessages(store);
+  /** Message runs of one listing's FileInfos (the commit's part of each line made once). */
+  const fileRuns = (commit: CommitMessage) => {
+    const lines = new FileInfoLines(commit);
+    return (rows: readonly ListedFile[]) => messages.fileInfoRun(rows, commit, lines);
+  };
   const add = (name: string, method: Parameters<MethodRegistry['set']>[1]) =>
     methods.set(`pfs_v2.API/${name}`, method);
 
@@ -428,102 +441,110 @@ export function registerPfsApi(
     }),
   );
 
+  // Listings are message runs (message-runs.ts): a chunk of rows at a time, written by the
+  // gateway as NDJSON straight from the rows, or read a message at a time by other consumers.
   add(
     'ListFile',
-    typedStream(pfs_v2.ListFileRequestSchema, async function* (req) {
-      const file = fileRefOf(req.file);
-      const { repo, commit } = resolveCommitRef(store, file.commit);
-      const commitMessage = messages.commit(commit, repo);
-      const row = store.getFile(commit, file.path);
-      if (row.type === 'FILE') {
-        yield messages.fileInfo(row, commitMessage);
-        return;
-      }
-      const page = {
-        after: markerPathOf(req.paginationMarker),
-        limit: safeNumber(req.number, 'number'),
-        reverse: req.reverse,
-      };
-      // A chunk at a time: a million-entry folder never sits in memory whole.
-      const pause = slicer();
-      for (const rows of store.scanChildren(commit, row.path, page)) {
-        for (const child of rows) yield messages.fileInfo(child, commitMessage);
-        await pause();
-      }
-    }),
+    typedStream(pfs_v2.ListFileRequestSchema, (req) =>
+      runStream(async function* () {
+        const file = fileRefOf(req.file);
+        const { repo, commit } = resolveCommitRef(store, file.commit);
+        const files = fileRuns(messages.commit(commit, repo));
+        const row = store.getFile(commit, file.path);
+        if (row.type === 'FILE') {
+          yield files([row]);
+          return;
+        }
+        const page = {
+          after: markerPathOf(req.paginationMarker),
+          limit: safeNumber(req.number, 'number'),
+          reverse: req.reverse,
+        };
+        // A chunk at a time: a million-entry folder never sits in memory whole.
+        const pause = slicer();
+        for (const rows of store.scanChildren(commit, row.path, page)) {
+          yield files(rows);
+          await pause();
+        }
+      }),
+    ),
   );
 
   add(
     'WalkFile',
-    typedStream(pfs_v2.WalkFileRequestSchema, async function* (req) {
-      const file = fileRefOf(req.file);
-      const { repo, commit } = resolveCommitRef(store, file.commit);
-      const commitMessage = messages.commit(commit, repo);
-      const row = store.getFile(commit, file.path);
-      const after = markerPathOf(req.paginationMarker);
-      const limit = safeNumber(req.number, 'number');
-      const reverse = req.reverse;
-      const selfIncluded = after === null || (reverse ? row.path < after : row.path > after);
-      // Forward the folder comes first, reversed last; the subtree is read a chunk at a time.
-      let sent = 0;
-      if (selfIncluded && !reverse) {
-        yield messages.fileInfo(row, commitMessage);
-        sent++;
-      }
-      if (row.type === 'DIR' && !(limit > 0 && sent >= limit)) {
-        const page = { after, limit: limit > 0 ? limit - sent : 0, reverse };
-        const pause = slicer();
-        for (const rows of store.scanSubtree(commit, row.path, page)) {
-          for (const entry of rows) yield messages.fileInfo(entry, commitMessage);
-          sent += rows.length;
-          await pause();
+    typedStream(pfs_v2.WalkFileRequestSchema, (req) =>
+      runStream(async function* () {
+        const file = fileRefOf(req.file);
+        const { repo, commit } = resolveCommitRef(store, file.commit);
+        const files = fileRuns(messages.commit(commit, repo));
+        const row = store.getFile(commit, file.path);
+        const after = markerPathOf(req.paginationMarker);
+        const limit = safeNumber(req.number, 'number');
+        const reverse = req.reverse;
+        const selfIncluded = after === null || (reverse ? row.path < after : row.path > after);
+        // Forward the folder comes first, reversed last; the subtree is read a chunk at a time.
+        let sent = 0;
+        if (selfIncluded && !reverse) {
+          yield files([row]);
+          sent++;
         }
-      }
-      if (selfIncluded && reverse && !(limit > 0 && sent >= limit))
-        yield messages.fileInfo(row, commitMessage);
-    }),
+        if (row.type === 'DIR' && !(limit > 0 && sent >= limit)) {
+          const page = { after, limit: limit > 0 ? limit - sent : 0, reverse };
+          const pause = slicer();
+          for (const rows of store.scanSubtree(commit, row.path, page)) {
+            yield files(rows);
+            sent += rows.length;
+            await pause();
+          }
+        }
+        if (selfIncluded && reverse && !(limit > 0 && sent >= limit)) yield files([row]);
+      }),
+    ),
   );
 
   add(
     'GlobFile',
-    typedStream(pfs_v2.GlobFileRequestSchema, async function* (req) {
-      const { repo, commit } = resolveCommitRef(store, commitRefOf(req.commit));
-      const patternText = req.pattern || '/';
-      const pattern = compileGlob(patternText);
-      const matchesRoot = patternText.replace(/\/+/g, '') === '';
-      const lower = req.pathRange?.lower ?? '';
-      const upper = req.pathRange?.upper ?? '';
-      if (lower && upper && lower > upper)
-        throw invalidArgument('pathRange.lower must not come after pathRange.upper');
-      const commitMessage = messages.commit(commit, repo);
-      if (matchesRoot) {
-        const root = store.getFile(commit, '/');
-        if (
-          pattern.test(root.path) &&
-          !(lower && root.path < lower) &&
-          !(upper && root.path >= upper)
-        )
-          yield messages.fileInfo(root, commitMessage);
-        return;
-      }
-      // Only paths starting with the glob's literal prefix can match: scan that range of the
-      // path index (narrowed by pathRange), a chunk at a time.
-      const scan = globPrefix(patternText);
-      const from = scan.prefix.length > 1 && !(lower && lower > scan.prefix) ? scan.prefix : lower;
-      const to = scan.upper !== null && !(upper && upper < scan.upper) ? scan.upper : upper;
-      if (from && to && from >= to) return;
-      const pause = slicer();
-      const chunks = store.scanRange(commit, from || null, to || null);
-      for (const rows of chunks) {
-        for (const row of rows) {
-          const bare =
-            row.path.length > 1 && row.path.endsWith('/') ? row.path.slice(0, -1) : row.path;
-          if (scan.anyBelow ? !bare.startsWith(scan.prefix) : !pattern.test(bare)) continue;
-          yield messages.fileInfo(row, commitMessage);
+    typedStream(pfs_v2.GlobFileRequestSchema, (req) =>
+      runStream(async function* () {
+        const { repo, commit } = resolveCommitRef(store, commitRefOf(req.commit));
+        const patternText = req.pattern || '/';
+        const pattern = compileGlob(patternText);
+        const matchesRoot = patternText.replace(/\/+/g, '') === '';
+        const lower = req.pathRange?.lower ?? '';
+        const upper = req.pathRange?.upper ?? '';
+        if (lower && upper && lower > upper)
+          throw invalidArgument('pathRange.lower must not come after pathRange.upper');
+        const files = fileRuns(messages.commit(commit, repo));
+        if (matchesRoot) {
+          const root = store.getFile(commit, '/');
+          if (
+            pattern.test(root.path) &&
+            !(lower && root.path < lower) &&
+            !(upper && root.path >= upper)
+          )
+            yield files([root]);
+          return;
         }
-        await pause();
-      }
-    }),
+        // Only paths starting with the glob's literal prefix can match: scan that range of the
+        // path index (narrowed by pathRange), a chunk at a time.
+        const scan = globPrefix(patternText);
+        const from =
+          scan.prefix.length > 1 && !(lower && lower > scan.prefix) ? scan.prefix : lower;
+        const to = scan.upper !== null && !(upper && upper < scan.upper) ? scan.upper : upper;
+        if (from && to && from >= to) return;
+        const pause = slicer();
+        const chunks = store.scanRange(commit, from || null, to || null);
+        for (const rows of chunks) {
+          const matched = rows.filter((row) => {
+            const bare =
+              row.path.length > 1 && row.path.endsWith('/') ? row.path.slice(0, -1) : row.path;
+            return scan.anyBelow ? bare.startsWith(scan.prefix) : pattern.test(bare);
+          });
+          if (matched.length > 0) yield files(matched);
+          await pause();
+        }
+      }),
+    ),
   );
 
   add(

@@ -1,3 +1,5 @@
+import type { MessageRun } from '../message-runs.ts';
+import type { FileInfoLines } from './file-info-lines.ts';
 import { hexToBytesField, int64, timestamp } from '../wire.ts';
 import type { PfsStore } from './pfs-store.ts';
 import {
@@ -118,6 +120,21 @@ export class PfsMessages {
       committed: this.lastCommitted,
       sizeBytes: int64(row.size_bytes),
       hash: row.hash ? hexToBytesField(row.hash) : '',
+    };
+  }
+
+  /**
+   * One chunk of a listing's rows as a message run (message-runs.ts): the FileInfo messages
+   * fileInfo makes, and their NDJSON lines written straight from the rows by `lines`.
+   */
+  fileInfoRun(
+    rows: readonly ListedFile[],
+    commit: CommitMessage,
+    lines: FileInfoLines,
+  ): MessageRun {
+    return {
+      messages: () => rows.map((row) => this.fileInfo(row, commit)),
+      resultLines: () => lines.write(rows),
     };
   }
 
