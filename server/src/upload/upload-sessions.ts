@@ -340,7 +340,7 @@ export class UploadSessions {
           state.bytes = start + sizeBytes;
           state.hasher = hasher;
           kept = true;
-          this.writeBack(dataPath);
+          if (currentChunk === chunk.chunkTotal - 1) this.writeBack(dataPath);
         }
       } finally {
         if (!kept) await this.truncate(dataPath, start).catch(() => undefined);
@@ -413,10 +413,12 @@ export class UploadSessions {
   }
 
   /**
-   * Starts writing a staging file's bytes to disk (fdatasync) without waiting for it, one at a
-   * time per file: finish, which fsyncs every file before it lands, then finds little left to
-   * write, and the disk works while the next chunks arrive. Failures are left to finish's fsync.
-   * (In cluster mode the bytes go to the cluster instead, unsynced.)
+   * Starts writing a staging file's bytes to disk (fdatasync) without waiting for it, once per
+   * file, when its last chunk is appended: finish, which fsyncs every file before it lands, then
+   * finds little left to write, and the disk works while the next file's chunks arrive. Failures
+   * are left to finish's fsync. (Once per chunk cost a journal commit and a disk flush per 20 MiB
+   * and about twice the kernel CPU of an upload's thread pool.) (In cluster mode the bytes go to
+   * the cluster instead, unsynced.)
    */
   private writeBack(file: string): void {
     if (this.lander || this.writingBack.has(file)) return;
@@ -582,11 +584,12 @@ export class UploadSessions {
         return landed;
       }
       const repo = this.localTarget(upload);
-      const landed: NewFile[] = [];
-      for (const file of files) {
-        landed.push(await this.storeFile(upload, file));
+      // Several files at once: their fsyncs (data, marker, folders) overlap instead of queueing.
+      const landed = await mapLimited(files, storeConcurrency, async (file) => {
+        const entry = await this.storeFile(upload, file);
         this.faults.crashAt('upload-finish-mid-blobs');
-      }
+        return entry;
+      });
       this.faults.crashAt('upload-finish-after-blobs');
       const commit = this.pfs.landCommit(repo, upload.branch, text, landed, [], (id) => {
         this.db.prepare('DELETE FROM uploads WHERE id = ?').run(uploadId);
@@ -795,6 +798,41 @@ export class UploadSessions {
     }
     return removed;
   }
+}
+
+/** Files moved into the blob store at once by finish (their fsyncs overlap). */
+const storeConcurrency = 8;
+
+/**
+ * `fn` over `items`, at most `limit` at once; results in the items' order. After a failure no
+ * new item starts, and it throws the first failure only once every started call has settled
+ * (finish must not return while a file is still being moved).
+ */
+async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      const index = next++;
+      try {
+        results[index] = await fn(items[index]!);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  const settled = await Promise.allSettled(
+    Array.from({ length: Math.min(limit, items.length) }, worker),
+  );
+  const failure = settled.find((result) => result.status === 'rejected');
+  if (failure) throw failure.reason;
+  return results;
 }
 
 async function exists(file: string): Promise<boolean> {
