@@ -3,7 +3,7 @@
  * `node:http` receiver (perf/support/bare-receiver.ts: raw 20 MiB chunk bodies, running sha256,
  * write, one fsync per file) in the same run, in Node and in headless Chromium (/usr/bin/chromium).
  *
- * - Node: the engine's startUploads + finishUploads (multipart chunks, one after another, Blob
+ * - Node: the engine's startUploads + finishUploads (multipart chunks, two in flight per file, Blob
  *   slices streamed from disk via openAsBlob) vs. fetch posting the same slices to the receiver.
  * - Chromium: the real folder-upload modal (/updatebolt/perf: attach the folder, Upload, Done,
  *   "upload file success.") vs. a page of the receiver posting the same File slices with fetch.

