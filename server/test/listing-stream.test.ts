@@ -4,6 +4,7 @@
  * GlobFile's literal-prefix range misses nothing, and a client that goes away ends the scan.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeJsonRequest } from '../src/platform/typed-method.ts';
 import { compileGlob } from '../src/platform/pfs/glob.ts';
 import { PfsStore } from '../src/platform/pfs/pfs-store.ts';
 import type { CommitRow } from '../src/platform/pfs/rows.ts';
@@ -177,7 +178,8 @@ describe('listings written straight from rows', () => {
       const method = methods.get(`pfs_v2.API/${name}`);
       if (method?.kind !== 'stream') throw new Error(`${name} is not a server stream`);
       let expected = '';
-      for await (const message of method.handler(body, new AbortController().signal))
+      const request = decodeJsonRequest(method, body);
+      for await (const message of method.handler(request, new AbortController().signal))
         expected += JSON.stringify({ result: message }) + '\n';
       const { text } = await callStream(server.url, `pfs_v2.API/${name}`, body);
       expect(text.length, name).toBeGreaterThan(0);

@@ -337,6 +337,7 @@ export class Authorizer {
         // A stream whose messages pass unfiltered keeps its runs (message-runs.ts).
         if (!listed)
           return {
+            ...method,
             kind: 'stream',
             handler: (request, signal) =>
               aroundStream(() => {
