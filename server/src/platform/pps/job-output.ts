@@ -39,6 +39,12 @@ async function parallel<T>(
  * repo, and the job's folder is removed.
  */
 export class JobOutputs {
+  /**
+   * Whether the blob folders' entries made before this process's last filesystem sync are durable
+   * (not known at start: a previous process may have ended between a rename and its sync).
+   */
+  private blobFoldersSynced = false;
+
   constructor(private readonly c: RunnerContext) {}
 
   /**
@@ -64,6 +70,22 @@ export class JobOutputs {
       // One synchronous stat each: far cheaper than as many thread-pool round trips.
       if (!statSync(target, { throwIfNoEntry: false })?.isFile()) toMove.push({ from, hash });
     }
+    // Every output already stored, and every rename into the blob folders synced (all made by
+    // this process, which has synced the filesystem since it started): nothing to sync.
+    if (toMove.length === 0 && this.blobFoldersSynced && this.c.o.blobs.landingsSynced()) {
+      this.markStored(job, toStore);
+      return;
+    }
+    await this.c.o.blobs.landing(() => this.moveAndSync(jobDir, toMove, blobDirs));
+    this.markStored(job, toStore);
+  }
+
+  /** Moves staged outputs to their addresses and syncs their bytes and the blob folders. */
+  private async moveAndSync(
+    jobDir: string,
+    toMove: { from: string; hash: string }[],
+    blobDirs: Set<string>,
+  ): Promise<void> {
     if (toMove.length > 0) {
       const synced = toMove.length >= syncWholeFsFrom && (await this.syncFilesystem(jobDir));
       const made = new Set<string>();
@@ -89,8 +111,13 @@ export class JobOutputs {
     // filesystem sync for many folders, else an fsync each.
     if (!(blobDirs.size >= syncWholeFsFrom && (await this.syncFilesystem(jobDir))))
       await parallel([...blobDirs], 8, (dir) => fsyncDir(dir));
-    // Without the WAL fsync: the output commit, written next, syncs it; if it is lost, a
-    // restart finds these outputs in the blob store and marks them again.
+  }
+
+  /**
+   * Marks datums' outputs as stored. Without the WAL fsync: the output commit, written next,
+   * syncs it; if it is lost, a restart finds these outputs in the blob store and marks them again.
+   */
+  private markStored(job: JobRow, toStore: DatumRow[]): void {
     this.c.o.store.unsyncedTransaction(() => {
       for (const datum of toStore) this.c.o.store.updateDatum(job.rowid, datum.id, { stored: 1 });
     });
@@ -122,7 +149,8 @@ export class JobOutputs {
 
   /** syncfs(2) on the filesystem of `dir` (through `sync -f`); false if that is not available. */
   async syncFilesystem(dir: string): Promise<boolean> {
-    const result = await this.c.launcher.run({
+    // Whatever was renamed before this sync starts is durable once it succeeds.
+    const synced = await this.c.launcher.run({
       cmd: ['sync', '-f', dir],
       cwd: dir,
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
@@ -131,7 +159,9 @@ export class JobOutputs {
       group: 'sync',
       limit: 4,
     });
-    return result.error === '' && result.code === 0;
+    const ok = synced.error === '' && synced.code === 0;
+    if (ok) this.blobFoldersSynced = true;
+    return ok;
   }
 
   /**

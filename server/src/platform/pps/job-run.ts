@@ -139,11 +139,18 @@ export class JobRunner {
       }
       const jobDir = this.c.jobDir(job);
       const pending: DatumRow[] = [];
+      // One query first: a new salt (or a first job) has nothing to reuse, so its datums are
+      // not looked up one by one.
+      const mayReuse = store.hasReusableOutputs(job.project, job.pipeline, job.salt, job.rowid);
       store.transaction(() => {
         for (const datum of datums) {
           if (datum.state === 'SUCCESS' || datum.state === 'SKIPPED' || datum.state === 'RECOVERED')
             continue;
           if (datum.state === 'FAILED') continue;
+          if (!mayReuse) {
+            pending.push(datum);
+            continue;
+          }
           const reused = store.reusableOutput(
             job.project,
             job.pipeline,

@@ -395,6 +395,24 @@ export class PpsStore {
     ).run({ ...fields, job_rowid: jobRowid, id });
   }
 
+  /**
+   * Whether an earlier job of the pipeline with the same salt has a stored datum output (else no
+   * datum of a later job can reuse one, and looking each up is wasted work).
+   */
+  hasReusableOutputs(project: string, pipeline: string, salt: string, beforeJob: number): boolean {
+    return (
+      this.statement(
+        `SELECT 1 FROM pps_jobs j
+           WHERE j.project = ? AND j.pipeline = ? AND j.salt = ? AND j.rowid < ?
+             AND EXISTS (SELECT 1 FROM pps_datums d WHERE d.job_rowid = j.rowid
+               AND d.state IN ('SUCCESS', 'SKIPPED') AND d.stored = 1 AND d.output IS NOT NULL)
+           LIMIT 1`,
+      )
+        .pluck()
+        .get(project, pipeline, salt, beforeJob) !== undefined
+    );
+  }
+
   /** The output of the same datum, processed with the same salt by an earlier job of the pipeline. */
   reusableOutput(
     project: string,

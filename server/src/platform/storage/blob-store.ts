@@ -121,6 +121,8 @@ export class BlobStore {
   private readonly removing = new Map<string, Promise<void>>();
   private readonly writes = new Map<number, number>();
   private nextWrite = 0;
+  /** Renames into the blob folders (by this process) whose folder is not synced yet. */
+  private unsyncedLandings = 0;
 
   constructor(dataDir: string) {
     this.blobsDir = path.join(dataDir, 'blobs');
@@ -242,8 +244,26 @@ export class BlobStore {
     }
     const dir = path.dirname(target);
     await mkdir(dir, { recursive: true });
-    await rename(tempPath, target);
-    await fsyncDir(dir);
+    await this.landing(async () => {
+      await rename(tempPath, target);
+      await fsyncDir(dir);
+    });
+  }
+
+  /**
+   * Runs `work`, which renames files into the blob folders and then syncs those folders, counted
+   * as in flight until it has (a failed one stays counted: nothing is assumed synced after it).
+   */
+  async landing<T>(work: () => Promise<T>): Promise<T> {
+    this.unsyncedLandings++;
+    const result = await work();
+    this.unsyncedLandings--;
+    return result;
+  }
+
+  /** Whether every rename into the blob folders this process made has had its folder synced. */
+  landingsSynced(): boolean {
+    return this.unsyncedLandings === 0;
   }
 
   async has(hash: string): Promise<boolean> {
