@@ -166,14 +166,21 @@ export class JobOutputs {
 
   /**
    * Ends a job: its output commit finishes (with the files on success, with `error` otherwise).
-   * `datums`: its datums when the caller has just read them.
+   * `datums`: its datums when the caller has just read them; `metaWritten`: its metadata blob
+   * when the caller has started writing it (from the same datums, state and reason).
    */
-  async endJob(job: JobRow, state: JobState, reason: string, datums?: DatumRow[]): Promise<void> {
+  async endJob(
+    job: JobRow,
+    state: JobState,
+    reason: string,
+    datums?: DatumRow[],
+    metaWritten?: Promise<NewFile>,
+  ): Promise<void> {
     const { store, pfs } = this.c.o;
     const current = store.jobByRowid(job.rowid);
     if (!current || isTerminal(current.state)) return;
     const jobDatums = datums ?? store.datums(job.rowid);
-    const meta = await this.writeJobMeta(current, state, reason, jobDatums).catch(
+    const meta = await (metaWritten ?? this.writeJobMeta(current, state, reason, jobDatums)).catch(
       (error: unknown) => {
         console.error('pps: could not write job metadata', error);
         return null;

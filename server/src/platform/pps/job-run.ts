@@ -225,17 +225,14 @@ export class JobRunner {
 
     this.c.update(job, { state: 'JOB_FINISHING' });
     const finalDatums = store.datums(job.rowid);
+    const failed = finalDatums.find((d) => d.state === 'FAILED');
+    const state = failed ? 'JOB_FAILURE' : 'JOB_SUCCESS';
+    const reason = failed ? `datum ${failed.id} failed: ${failed.reason}` : '';
+    // The job's metadata blob is written while its outputs are stored (both wait on the disk).
+    const current = store.jobByRowid(job.rowid) ?? job;
+    const meta = this.outputs.writeJobMeta(current, state, reason, finalDatums);
+    meta.catch(() => undefined);
     await this.outputs.storeOutputs(job, finalDatums);
-    const failed = finalDatums.filter((d) => d.state === 'FAILED');
-    if (failed.length > 0) {
-      const first = failed[0] as DatumRow;
-      return this.outputs.endJob(
-        job,
-        'JOB_FAILURE',
-        `datum ${first.id} failed: ${first.reason}`,
-        finalDatums,
-      );
-    }
-    return this.outputs.endJob(job, 'JOB_SUCCESS', '', finalDatums);
+    return this.outputs.endJob(job, state, reason, finalDatums, meta);
   }
 }
