@@ -49,4 +49,22 @@ describe('BlobWriter', () => {
     await writer.abort();
     expect(await blobs.count()).toBe(0);
   });
+
+  // A job whose outputs are all stored already skips its folder sync only when every rename into
+  // the blob folders is synced: a landing counts until its work ends, a failed one for good.
+  it('counts a landing as unsynced while it runs, and for good when it fails', async () => {
+    expect(blobs.landingsSynced()).toBe(true);
+    let finish: () => void = () => undefined;
+    const running = blobs.landing(() => new Promise<void>((resolve) => (finish = resolve)));
+    expect(blobs.landingsSynced()).toBe(false);
+    finish();
+    await running;
+    expect(blobs.landingsSynced()).toBe(true);
+    const writer = await blobs.createWriter();
+    await writer.write(Buffer.from('landed through adopt\n'));
+    await writer.finish();
+    expect(blobs.landingsSynced()).toBe(true);
+    await expect(blobs.landing(() => Promise.reject(new Error('no sync')))).rejects.toThrow();
+    expect(blobs.landingsSynced()).toBe(false);
+  });
 });
