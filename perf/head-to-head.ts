@@ -21,7 +21,7 @@ import { createServer } from 'node:http';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
 import type { JobInfo } from '@ivory/api';
 import { chromiumArgs, CHROMIUM_PATH } from '../e2e/support/chromium.ts';
 import { modifyFile, ok, repo, results } from '../server/test/helpers/api-client.ts';
@@ -221,6 +221,21 @@ interface LoadFigures {
   median: number;
   all: number[];
   bytes: number;
+  /** Per load, at the content: main-thread task time (ms, CDP Performance.getMetrics). */
+  taskMs: number[];
+  /** Per load, at the content: layout time (ms, LayoutDuration). */
+  layoutMs: number[];
+  /** Per load, by the network going idle: API calls made. */
+  apiCalls: number[];
+}
+
+/** The page's main-thread metrics so far (CDP), in ms. */
+async function mainThreadMs(session: CDPSession): Promise<{ task: number; layout: number }> {
+  const { metrics } = (await session.send('Performance.getMetrics')) as {
+    metrics: { name: string; value: number }[];
+  };
+  const value = (name: string) => metrics.find((m) => m.name === name)?.value ?? 0;
+  return { task: value('TaskDuration') * 1000, layout: value('LayoutDuration') * 1000 };
 }
 
 /** `LOADS` cold loads of `target`, each in a new browser context. */
@@ -230,22 +245,35 @@ async function coldLoads(
   content: (page: Page) => Promise<unknown>,
 ): Promise<LoadFigures> {
   const all: number[] = [];
+  const taskMs: number[] = [];
+  const layoutMs: number[] = [];
+  const apiCalls: number[] = [];
   let bytes = 0;
   for (let load = 0; load < LOADS; load++) {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     page.setDefaultTimeout(60_000);
+    const session = await context.newCDPSession(page);
+    await session.send('Performance.enable');
+    let calls = 0;
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/')) calls++;
+    });
     const started = Date.now();
     await page.goto(target, { waitUntil: 'commit' });
     await content(page);
     all.push(Date.now() - started);
+    const atContent = await mainThreadMs(session);
+    taskMs.push(Math.round(atContent.task));
+    layoutMs.push(Math.round(atContent.layout));
     // Lines streamed after the content showed still count as this page's bytes.
     await page.waitForLoadState('networkidle').catch(() => undefined);
+    apiCalls.push(calls);
     bytes = await page.evaluate(transferredBytes);
     await context.close();
   }
   const median = [...all].sort((a, b) => a - b)[Math.floor(all.length / 2)]!;
-  return { median, all, bytes };
+  return { median, all, bytes, taskMs, layoutMs, apiCalls };
 }
 
 /** A plain page on a bare node:http server: what a cold load costs this machine and harness. */
@@ -270,7 +298,9 @@ async function staticBaseline(browser: Browser): Promise<LoadFigures> {
 }
 
 const describe = (figures: LoadFigures) =>
-  `${figures.median} ms (${figures.all.join(', ')}), ${(figures.bytes / 1024).toFixed(0)} KiB`;
+  `${figures.median} ms (${figures.all.join(', ')}), ${(figures.bytes / 1024).toFixed(0)} KiB` +
+  `; main-thread task ms at content (${figures.taskMs.join(', ')})` +
+  `, layout ms (${figures.layoutMs.join(', ')}), API calls (${figures.apiCalls.join(', ')})`;
 
 const dataDir = options['data-dir'] ? path.resolve(options['data-dir']) : undefined;
 if (dataDir) await mkdir(dataDir, { recursive: true });

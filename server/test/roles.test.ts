@@ -189,6 +189,15 @@ describe('roles', () => {
       missing: ['REPO_WRITE'],
       principal: 'user:bob@example.com',
     });
+    // ListRepo carries each repo's permissions for the caller (pachd's auth_info), as Authorize.
+    const bobsRepos = await ok('bob', 'pfs_v2.API/ListRepo', {});
+    const bobsAuth = bobsRepos.lines[0].result.authInfo;
+    expect(bobsAuth.roles).toContain('projectViewer');
+    expect(bobsAuth.permissions).toContain('REPO_READ');
+    expect(bobsAuth.permissions).not.toContain('REPO_WRITE');
+    expect(bobsAuth.permissions).not.toContain('REPO_DELETE');
+    const alicesRepos = await ok('alice', 'pfs_v2.API/ListRepo', {});
+    expect(alicesRepos.lines[0].result.authInfo.permissions).toContain('REPO_DELETE');
     const write = await putFile('bob', 'p', 'data', '/b.txt', 'beta');
     expect(write.body.code).toBe(7);
     expect(

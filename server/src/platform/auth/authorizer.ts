@@ -133,6 +133,20 @@ export class Authorizer {
     return true;
   }
 
+  /** A RepoInfo with `authInfo`: the caller's permissions and roles on that repo. */
+  withAuthInfo(caller: Caller, message: unknown): unknown {
+    const [repo] = reposIn(message);
+    if (!repo || typeof message !== 'object' || message === null) return message;
+    const resource = repoResource(repo.project, repo.repo);
+    return {
+      ...message,
+      authInfo: {
+        permissions: [...this.bindings.permissionsOf(caller.principal, resource)].sort(),
+        roles: this.bindings.rolesOf(caller.principal, resource),
+      },
+    };
+  }
+
   /** One ModifyFile message: writes need REPO_WRITE on the commit, copies read the source. */
   checkModifyMessage(caller: Caller, message: unknown, first: boolean): void {
     const body = oneofAsJson(message);
@@ -346,6 +360,12 @@ export class Authorizer {
                 return { stream: method.handler(request, signal), end };
               }),
           };
+        // ListRepo answers as pachd does: each RepoInfo carries the caller's permissions and
+        // roles on it (auth_info), so a list's per-row actions need no Authorize call each.
+        const describe =
+          key === 'pfs_v2.API/ListRepo'
+            ? (caller: Caller, message: unknown) => this.withAuthInfo(caller, message)
+            : (_caller: Caller, message: unknown) => message;
         return {
           ...method,
           kind: 'stream',
@@ -354,7 +374,7 @@ export class Authorizer {
             const after = caller ? check(caller, request) : undefined;
             for await (const message of method.handler(request, signal)) {
               if (caller && listed && !visible(caller, message)) continue;
-              yield message;
+              yield caller ? describe(caller, message) : message;
             }
             after?.();
           },

@@ -22,7 +22,8 @@ import { CreateRepoModal, EditLabelsModal } from './RepoModals.tsx';
 import { Labels, RepoPanel } from './RepoPanel.tsx';
 import { REPO_PAGE_SIZE } from './repo-page-size.ts';
 import { useProjectParams } from './route-params.ts';
-import { projectResource, repoResource } from '../roles/api.ts';
+import { projectResource } from '../roles/api.ts';
+import { missingPermissionReason } from '../roles/permission-reasons.ts';
 import { PermissionGate } from '../roles/PermissionGate.tsx';
 import { ProjectRolesButton } from '../roles/ProjectRolesButton.tsx';
 
@@ -49,6 +50,11 @@ export function compareRepos(field: RepoSortField, a: RepoInfo, b: RepoInfo): nu
 /** The platform's order of repo names (SQLite's binary order), the order of ListRepo's pages. */
 const byPlatformName = (a: RepoInfo, b: RepoInfo) =>
   a.repo.name < b.repo.name ? -1 : a.repo.name > b.repo.name ? 1 : 0;
+
+/** Whether the caller may delete the repo: by its `authInfo`; no auth info means sign-in is off. */
+export function mayDelete(info: RepoInfo): boolean {
+  return !info.authInfo || info.authInfo.permissions.includes('REPO_DELETE');
+}
 
 const noCommit = <Typography.Text type="secondary">-</Typography.Text>;
 
@@ -98,7 +104,8 @@ export function ReposScreen() {
   const repoBase = (name: string) =>
     `/project/${encodeURIComponent(projectId)}/repos/${encodeURIComponent(name)}`;
 
-  // While Authorize has not answered, Delete counts as allowed (the server still checks).
+  // ListRepo's answer carries the caller's permissions on each repo (auth_info, as pachd
+  // sends it with sign-in on; none with it off): no Authorize call per row.
   const deleteButton = (name: string, allowed: boolean, reason: string | undefined) => (
     <Button
       size="small"
@@ -180,14 +187,9 @@ export function ReposScreen() {
           >
             Labels
           </Button>
-          <AfterFirstPaint fallback={deleteButton(info.repo.name, true, undefined)}>
-            <PermissionGate
-              resource={repoResource(projectId, info.repo.name)}
-              permission="REPO_DELETE"
-            >
-              {(allowed, reason) => deleteButton(info.repo.name, allowed, reason)}
-            </PermissionGate>
-          </AfterFirstPaint>
+          {mayDelete(info)
+            ? deleteButton(info.repo.name, true, undefined)
+            : deleteButton(info.repo.name, false, missingPermissionReason(['REPO_DELETE']))}
         </Space>
       ),
     },

@@ -51,6 +51,11 @@ export function useModifyRoleBinding(resource: AuthResource) {
   return useMutation({
     mutationFn: ({ principal, roles }: { principal: string; roles: string[] }) =>
       modifyRoleBinding(client, resource, principal, roles),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['auth'] }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['auth'] }),
+        // ListRepo's answers carry the caller's permissions on each repo (auth_info).
+        queryClient.invalidateQueries({ queryKey: ['repos'] }),
+      ]),
   });
 }
