@@ -75,10 +75,7 @@ export function methodCodec(method: DescMethod, typed = false): MethodCodec {
     },
     encodeResponse(value) {
       // GetFile, GetFileTAR: handlers stream chunks of bytes; written without a message object.
-      if (output.typeName === BYTES_VALUE) {
-        if (value instanceof Uint8Array) return bytesValue(value);
-        if (typeof value === 'string') return bytesValue(Buffer.from(value, 'base64'));
-      }
+      if (output.typeName === BYTES_VALUE && value instanceof Uint8Array) return bytesValue(value);
       return toBinary(output, responseMessage(output, value));
     },
   };
