@@ -22,6 +22,7 @@ import { loggerOptions, registerRequestLog } from './http/request-log.ts';
 import { registerRuntimeConfigRoute } from './http/runtime-config.ts';
 import { appPolicyFor, registerSecurityHeaders } from './http/security-headers.ts';
 import { registerStaticRoutes } from './http/static-routes.ts';
+import { registerUnusedConnectionsClose } from './http/unused-connections.ts';
 import { openEmbeddedPlatform, type EmbeddedPlatform } from './platform/embedded-platform.ts';
 import { registerPipelineSchemaRoute } from './platform/pps/index.ts';
 import { pachTokenFor } from './proxy/api-proxy.ts';
@@ -101,6 +102,7 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
   });
 
   registerErrorHandler(app);
+  registerUnusedConnectionsClose(app);
   registerRequestLimits(app);
   registerSecurityHeaders(app, appPolicyFor(config.webDist, config.browserSettings));
   registerRequestLog(app);
