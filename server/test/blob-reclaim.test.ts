@@ -2,7 +2,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commitFiles, getFile, modifyFile, ok, repo, results } from './helpers/api-client.ts';
+import {
+  commitFiles,
+  commitId,
+  getFile,
+  modifyFile,
+  ok,
+  repo,
+  results,
+} from './helpers/api-client.ts';
 import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
 
 /** Bytes under a folder (files only), as `du` would count them. */
@@ -26,6 +34,16 @@ async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<
 }
 
 const MiB = 1024 * 1024;
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+/** Whether a blob's file exists, by stat: BlobStore.has would count as a use and keep it. */
+const stored = (hash: string) =>
+  stat(server.server.platform.blobs.pathOf(hash)).then(
+    () => true,
+    () => false,
+  );
+/** Fsck's unreferenced-blob lines (the previous test leaves a missing blob on purpose). */
+const unreferencedLines = (lines: { error: string }[]) =>
+  lines.filter((line) => line.error.includes('unreferenced'));
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
@@ -87,24 +105,20 @@ describe('blob reclaim', () => {
 
   it('Fsck reports unreferenced and missing blobs; fix removes the unreferenced', async () => {
     const url = server.url;
-    const { blobs } = server.server.platform;
-    await server.server.platform.reclaimer.sweep();
-    // A stray blob (as a killed request could leave) and a file whose blob went missing.
-    const stray = await blobs.writeBytes(randomBytes(1000));
+    const { blobs, reclaimer } = server.server.platform;
     await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('checked') });
     const lost = randomBytes(500);
     await commitFiles(url, 'checked', { '/lost.bin': lost });
-    const lostHash = (
-      await results(url, 'pfs_v2.API/InspectFile', {
-        file: { commit: { repo: repo('checked'), id: 'master' }, path: '/lost.bin' },
-      })
-    ).length;
-    expect(lostHash).toBeGreaterThan(0);
-    const lostPath = blobs.pathOf(createHash('sha256').update(lost).digest('hex'));
-    await rm(lostPath);
+    await rm(blobs.pathOf(sha256(lost)));
+    // A stray blob (as bytes put in the folder by hand could leave) once no sweep is due: a due
+    // sweep would delete it as the reclaimer's ordinary work (next test).
+    await until(async () => !reclaimer.due, 20_000);
+    const stray = await blobs.writeBytes(randomBytes(1000));
     // Written this instant, the stray may be a write in flight: not a problem yet.
     const early = await results(url, 'pfs_v2.API/Fsck', {});
     expect(early.map((line: { error: string }) => line.error).join('\n')).not.toContain(stray.hash);
+    // A check without fix changes nothing and schedules nothing.
+    expect(reclaimer.due).toBe(false);
     // Protected for a few seconds: wait that out.
     await new Promise((resolve) => setTimeout(resolve, 5_500));
     const report = await results(url, 'pfs_v2.API/Fsck', {});
@@ -115,16 +129,30 @@ describe('blob reclaim', () => {
     expect(errors).toContainEqual(
       expect.stringMatching(/file \/lost\.bin: blob [0-9a-f]{64} missing/),
     );
+    expect(await stored(stray.hash)).toBe(true);
     const fixed = await results(url, 'pfs_v2.API/Fsck', { fix: true });
     expect(fixed).toContainEqual({
       fix: `removed unreferenced blob ${stray.hash} (1000 bytes)`,
       error: '',
     });
-    expect(
-      await stat(blobs.pathOf(stray.hash)).then(
-        () => true,
-        () => false,
-      ),
-    ).toBe(false);
+    expect(await stored(stray.hash)).toBe(false);
+  }, 60_000);
+
+  it('Fsck does not report the blob of a just-dropped commit while its sweep is due', async () => {
+    const url = server.url;
+    const { reclaimer } = server.server.platform;
+    await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('dropped') });
+    await commitFiles(url, 'dropped', { '/a.txt': 'kept' });
+    const bytes = randomBytes(700);
+    const id = await commitFiles(url, 'dropped', { '/d.txt': bytes });
+    // The blob is no longer "recent" (a write in flight) when the commit is dropped: only the
+    // sweep the drop scheduled stands between it and the check.
+    await new Promise((resolve) => setTimeout(resolve, 5_500));
+    await ok(url, 'pfs_v2.API/DropCommit', { commit: commitId('dropped', id) });
+    expect(unreferencedLines(await results(url, 'pfs_v2.API/Fsck', {}))).toEqual([]);
+    // The due sweep deletes it; then the store is clean and nothing is due.
+    await until(async () => !(await stored(sha256(bytes))), 20_000);
+    await until(async () => !reclaimer.due, 20_000);
+    expect(unreferencedLines(await results(url, 'pfs_v2.API/Fsck', {}))).toEqual([]);
   }, 60_000);
 });

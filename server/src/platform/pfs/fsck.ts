@@ -41,8 +41,9 @@ const repoLabel = (project: string, repo: string, type: RepoType) =>
  * target repo no longer exists are reported as errors without `fix` and removed with it (one
  * `{fix: "..."}` line each; their staging folders go at the next abandoned-upload sweep).
  * Blobs that nothing names (no commit, upload, file set or datum) are reported as
- * `{error: "blob <hash>: unreferenced …"}`; with `fix` they are deleted instead (one `{fix}`
- * line each), except any a write in flight may be about to use (see BlobReclaimer).
+ * `{error: "blob <hash>: unreferenced …"}` unless a sweep is due, which deletes them anyway
+ * (BlobReclaimer.due: right after a drop, a delete…); with `fix` they are deleted instead (one
+ * `{fix}` line each), except any a write in flight may be about to use (see BlobReclaimer).
  * zombieTarget / zombieAll (Pachyderm's check for output files not written by any datum) have
  * nothing to check: embedded pipeline output commits are written whole in one transaction.
  */
@@ -94,9 +95,12 @@ export async function* fsck(
   }
 
   // Unreferenced blobs: reported, and with `fix` deleted (unless a write in flight may be
-  // about to use one: those stay for a later sweep and are not reported at all).
+  // about to use one: those stay for a later sweep and are not reported at all). Without `fix`,
+  // none is reported while a sweep is due (e.g. just after a drop or delete): that sweep deletes
+  // them, so they are the reclaimer's ordinary work in progress, not damage.
   if (!options.reclaimer || options.signal?.aborted) return;
   const swept = await options.reclaimer.sweep({ dryRun: !options.fix });
+  if (!options.fix && options.reclaimer.due) return;
   for (const blob of swept.unreferenced) {
     // A blob used in the last few seconds is a write in flight, not a problem (yet).
     if (blob.recent) continue;

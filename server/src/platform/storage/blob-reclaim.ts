@@ -18,9 +18,9 @@ const debounceMs = 300;
 /** Sweeps run at least this often even without deleting calls. */
 const periodicMs = 10 * 60 * 1000;
 
-/** Calls after which blobs may have lost their last reference. */
+/** Calls after which blobs may have lost their last reference (Fsck with `fix` sweeps itself). */
 const freeingMethods =
-  /\/(Delete\w*|Squash\w*|Drop\w*|ClearCommit|ModifyFile|FinishCommit|AddFileSet|RenewFileSet|Fsck)$/;
+  /\/(Delete\w*|Squash\w*|Drop\w*|ClearCommit|ModifyFile|FinishCommit|AddFileSet|RenewFileSet)$/;
 
 export interface ReclaimResult {
   /**
@@ -61,6 +61,15 @@ export class BlobReclaimer {
   /** Adds references kept outside the database (e.g. an upload's moved.json markers). */
   addReferences(source: () => Promise<Iterable<string>>): void {
     this.sources.push(source);
+  }
+
+  /**
+   * Whether a sweep is due: one scheduled after a call that may have freed blobs, or a retry
+   * for blobs kept because they were used recently. A due sweep deletes every blob nothing
+   * names that is not in use by then, so until it has run such blobs are on their way out.
+   */
+  get due(): boolean {
+    return this.timer !== null || this.retry !== null || this.again;
   }
 
   /** Runs a sweep soon (debounced); a call during a sweep runs another after it. */
