@@ -26,7 +26,8 @@ test('file history lists the commits that changed a file', async ({ page, baseUR
 
 test('drop the newest commit, squash a middle one', async ({ page, baseURL }) => {
   const base = baseURL ?? '';
-  const repo = 'e2e-admin';
+  // A repo of its own per run, so the test can repeat (--repeat-each) on one server.
+  const repo = `e2e-admin-${Date.now().toString(36)}`;
   await createRepo(base, repo);
   const c1 = await commitFiles(base, repo, { 'a.txt': 'a\n' }, { description: 'first' });
   const c2 = await commitFiles(base, repo, { 'b.txt': 'b\n' }, { description: 'second' });
