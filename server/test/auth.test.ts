@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 
 import Fastify, { type FastifyInstance } from 'fastify';
-import { generateKeyPair, importJWK, SignJWT } from 'jose';
+import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import {
@@ -17,6 +17,7 @@ import {
   startOidcProvider,
   type RunningOidcProvider,
 } from './helpers/oidc-provider.ts';
+import { signedToken } from './helpers/tokens.ts';
 
 /** The console origin the browser would be on (only used to build redirect URIs). */
 const CONSOLE = 'http://127.0.0.1:5173';
@@ -176,16 +177,16 @@ describe('auth with an issuer', () => {
 
   /** A token signed with the issuer's own key, with claims overridden. */
   async function issuerSigned(claims: Record<string, unknown>, alg = 'RS256') {
-    const key = await importJWK(idp.signingKey, alg);
     const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({ email: 'mallory@example.com', ...claims })
-      .setProtectedHeader({ alg, kid: idp.signingKey.kid })
-      .setIssuer(typeof claims.iss === 'string' ? claims.iss : idp.issuer)
-      .setAudience(typeof claims.aud === 'string' ? claims.aud : idp.clientId)
-      .setSubject('mallory')
-      .setIssuedAt(now - 60)
-      .setExpirationTime(typeof claims.exp === 'number' ? claims.exp : now + 3600)
-      .sign(key);
+    return signedToken(idp, {
+      sub: 'mallory',
+      claims: { email: 'mallory@example.com', ...claims },
+      issuer: typeof claims.iss === 'string' ? claims.iss : undefined,
+      audience: typeof claims.aud === 'string' ? claims.aud : undefined,
+      issuedAt: now - 60,
+      expiresAt: typeof claims.exp === 'number' ? claims.exp : undefined,
+      alg,
+    });
   }
 
   it('GET /auth/config answers the authorization endpoint path and the client ids', async () => {
@@ -393,16 +394,13 @@ describe('auth with an issuer', () => {
         name: 'issued 24 hours in the future (iat beyond the 60 s clock skew)',
         reason: /"iat" is \d+ s in the future/,
         headers: async () => {
-          const key = await importJWK(idp.signingKey, 'RS256');
           const now = Math.floor(Date.now() / 1000);
-          const token = await new SignJWT({ email: 'alice@example.com' })
-            .setProtectedHeader({ alg: 'RS256', kid: idp.signingKey.kid })
-            .setIssuer(idp.issuer)
-            .setAudience(idp.clientId)
-            .setSubject('alice')
-            .setIssuedAt(now + 24 * 3600)
-            .setExpirationTime(now + 48 * 3600)
-            .sign(key);
+          const token = await signedToken(idp, {
+            sub: 'alice',
+            claims: { email: 'alice@example.com' },
+            issuedAt: now + 24 * 3600,
+            expiresAt: now + 48 * 3600,
+          });
           return bearer(token);
         },
       },

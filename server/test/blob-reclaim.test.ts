@@ -2,15 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  commitFiles,
-  commitId,
-  getFile,
-  modifyFile,
-  ok,
-  repo,
-  results,
-} from './helpers/api-client.ts';
+import { commitFiles, getFile, modifyFile, ok, repo, results } from './helpers/api-client.ts';
 import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
 
 /** Bytes under a folder (files only), as `du` would count them. */
@@ -148,7 +140,7 @@ describe('blob reclaim', () => {
     // The blob is no longer "recent" (a write in flight) when the commit is dropped: only the
     // sweep the drop scheduled stands between it and the check.
     await new Promise((resolve) => setTimeout(resolve, 5_500));
-    await ok(url, 'pfs_v2.API/DropCommit', { commit: commitId('dropped', id) });
+    await ok(url, 'pfs_v2.API/DropCommit', { commit: { repo: repo('dropped'), id } });
     expect(unreferencedLines(await results(url, 'pfs_v2.API/Fsck', {}))).toEqual([]);
     // The due sweep deletes it; then the store is clean and nothing is due.
     await until(async () => !(await stored(sha256(bytes))), 20_000);

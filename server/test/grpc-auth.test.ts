@@ -1,9 +1,9 @@
 import { auth_v2, pfs_v2 } from '@ivory/api/proto';
-import { importJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grpcClient, grpcFailure } from './helpers/grpc-client.ts';
 import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
 import { startOidcProvider, type RunningOidcProvider } from './helpers/oidc-provider.ts';
+import { tokenFor } from './helpers/tokens.ts';
 
 // Sign-in on, over gRPC: the token travels in the `authn-token` metadata as pachctl sends it,
 // is checked against the real identity provider's keys, and the caller's roles apply as over
@@ -13,19 +13,6 @@ let idp: RunningOidcProvider;
 let server: TestServer;
 let address: string;
 const tokens: Record<string, string> = {};
-
-async function tokenFor(login: string, expiresIn = 3600): Promise<string> {
-  const key = await importJWK(idp.signingKey, 'RS256');
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ email: `${login}@example.com`, name: login })
-    .setProtectedHeader({ alg: 'RS256', kid: idp.signingKey.kid })
-    .setIssuer(idp.issuer)
-    .setAudience(idp.clientId)
-    .setSubject(login)
-    .setIssuedAt(now - 7200)
-    .setExpirationTime(now + expiresIn)
-    .sign(key);
-}
 
 const project = { name: 'q' };
 const repo = { name: 'secret', type: 'user', project };
@@ -38,7 +25,7 @@ beforeAll(async () => {
     grpc: { port: 0, optional: false },
   });
   address = `127.0.0.1:${server.server.grpc!.port}`;
-  for (const login of ['carol', 'dave']) tokens[login] = await tokenFor(login);
+  for (const login of ['carol', 'dave']) tokens[login] = await tokenFor(idp, login);
 }, 60_000);
 
 afterAll(async () => {
@@ -58,7 +45,7 @@ describe('gRPC with sign-in on', () => {
 
   it('refuses a call without a token, with a forged or an expired one (16)', async () => {
     const forged = tokens.carol!.slice(0, -4) + (tokens.carol!.endsWith('AAAA') ? 'BBBB' : 'AAAA');
-    for (const token of ['', forged, await tokenFor('carol', -60), 'not-a-token']) {
+    for (const token of ['', forged, await tokenFor(idp, 'carol', -60), 'not-a-token']) {
       const client = grpcClient(address, token);
       const failure = await grpcFailure(client.unary(auth_v2.API.method.whoAmI, {}));
       const listing = await grpcFailure(client.serverStream(pfs_v2.API.method.listRepo, {}));

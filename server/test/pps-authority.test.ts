@@ -1,6 +1,6 @@
-import { importJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOidcProvider, type RunningOidcProvider } from './helpers/oidc-provider.ts';
+import { tokenFor } from './helpers/tokens.ts';
 import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
 
 // A pipeline runs as its creator's permissions, checked again when each job starts: with
@@ -11,19 +11,6 @@ import { startTestServer, type TestServer } from './helpers/in-process-server.ts
 let idp: RunningOidcProvider;
 let server: TestServer;
 const tokens: Record<string, string> = {};
-
-async function tokenFor(login: string): Promise<string> {
-  const key = await importJWK(idp.signingKey, 'RS256');
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ email: `${login}@example.com`, name: login })
-    .setProtectedHeader({ alg: 'RS256', kid: idp.signingKey.kid })
-    .setIssuer(idp.issuer)
-    .setAudience(idp.clientId)
-    .setSubject(login)
-    .setIssuedAt(now)
-    .setExpirationTime(now + 3600)
-    .sign(key);
-}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -81,7 +68,7 @@ beforeAll(async () => {
   server = await startTestServer({
     auth: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret },
   });
-  for (const login of ['alice', 'bob']) tokens[login] = await tokenFor(login);
+  for (const login of ['alice', 'bob']) tokens[login] = await tokenFor(idp, login);
   await ok('alice', 'pfs_v2.API/CreateProject', { project: { name: 'w' } });
   await ok('alice', 'pfs_v2.API/CreateRepo', { repo: repo('in') });
   await ok('alice', 'auth_v2.API/ModifyRoleBinding', {

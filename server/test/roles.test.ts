@@ -1,7 +1,7 @@
-import { importJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METHOD_NEEDS } from '../src/platform/auth/index.ts';
 import { startOidcProvider, type RunningOidcProvider } from './helpers/oidc-provider.ts';
+import { tokenFor } from './helpers/tokens.ts';
 import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
 
 // Roles with sign-in on, against the real server and a real identity provider's signing key:
@@ -11,19 +11,6 @@ import { startTestServer, type TestServer } from './helpers/in-process-server.ts
 let idp: RunningOidcProvider;
 let server: TestServer;
 const tokens: Record<string, string> = {};
-
-async function tokenFor(login: string): Promise<string> {
-  const key = await importJWK(idp.signingKey, 'RS256');
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ email: `${login}@example.com`, name: login })
-    .setProtectedHeader({ alg: 'RS256', kid: idp.signingKey.kid })
-    .setIssuer(idp.issuer)
-    .setAudience(idp.clientId)
-    .setSubject(login)
-    .setIssuedAt(now)
-    .setExpirationTime(now + 3600)
-    .sign(key);
-}
 
 interface Answer {
   status: number;
@@ -86,7 +73,7 @@ beforeAll(async () => {
     auth: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret },
     admins: ['carol@example.com'],
   });
-  for (const login of ['alice', 'bob', 'carol', 'dave']) tokens[login] = await tokenFor(login);
+  for (const login of ['alice', 'bob', 'carol', 'dave']) tokens[login] = await tokenFor(idp, login);
   // alice creates a project (every user may: allClusterUsers holds projectCreator) and owns it.
   await ok('alice', 'pfs_v2.API/CreateProject', { project: { name: 'p' } });
   await ok('alice', 'pfs_v2.API/CreateRepo', { repo: repo('p', 'data') });
