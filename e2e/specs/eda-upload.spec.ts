@@ -184,10 +184,10 @@ test('upload a folder: validation, clear, a failed chunk, retry, done, files lan
   await primary(page).click();
   await expect(page.getByText('upload file success.')).toBeVisible();
   await page.waitForURL(/\/bolt$/);
-  // The redirect timer (1000 ms) starts once every /upload/finish has answered.
+  // The redirect timer (1000 ms) starts once every /upload/finish has answered: never sooner
+  // (a bound load cannot break; how much later depends on the machine, so no upper bound).
   const waited = Date.now() - clickedAt;
   expect(waited).toBeGreaterThanOrEqual(1000);
-  expect(waited).toBeLessThan(5000);
   await expect(page.getByRole('heading', { name: 'Bolts', level: 2 })).toBeVisible();
   await expect(page.getByTestId(testIds.edaBoltRow).filter({ hasText: BOLT })).toContainText(
     'benchmark upload',
