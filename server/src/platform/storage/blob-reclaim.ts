@@ -20,7 +20,7 @@ const periodicMs = 10 * 60 * 1000;
 
 /** Calls after which blobs may have lost their last reference. */
 const freeingMethods =
-  /\/(Delete\w*|Squash\w*|Drop\w*|ClearCommit|ModifyFile|FinishCommit|AddFileSet|RenewFileSet|Fsck)$/;
+  /\/(Delete\w*|Squash\w*|Drop\w*|ClearCommit|ModifyFile|CreateFileSet|FinishCommit|AddFileSet|RenewFileSet|Fsck)$/;
 
 export interface ReclaimResult {
   /**
