@@ -8,8 +8,8 @@ import type { BlobStore } from '../storage/blob-store.ts';
 import type { Db } from '../storage/database.ts';
 import { packTar } from './file-tar.ts';
 import type { PfsMessages } from './pfs-messages.ts';
-import { commitRefOf, projectNameOf, repoRefOf } from './pfs-refs.ts';
-import { readFileRef, resolveCommitRef } from './pfs-requests.ts';
+import { commitRefOf, fileRefOf, projectNameOf, repoRefOf } from './pfs-refs.ts';
+import { resolveCommitRef } from './pfs-requests.ts';
 import type { NewFile, PfsStore } from './pfs-store.ts';
 import { isOpen, type CommitRow, type RepoRow, type RepoType } from './rows.ts';
 
@@ -158,7 +158,7 @@ export function registerRepoAdminApi(
   add(
     'GetFileTAR',
     typedStream(pfs_v2.GetFileRequestSchema, async function* (req, signal) {
-      const file = readFileRef(req.file, 'file');
+      const file = fileRefOf(req.file);
       const { commit } = resolveCommitRef(store, file.commit);
       const row = store.getFile(commit, file.path);
       const body = packTar(store, blobs, commit, [row], '/');
