@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { pfs_v2 } from '@ivory/api/proto';
-import { ApiError, invalidArgument, unimplemented } from '../../errors.ts';
+import { ApiError, invalidArgument, notFound, unimplemented } from '../../errors.ts';
 import type { BlobStore, BlobWriter } from '../storage/blob-store.ts';
 import type { MemberRow } from './file-sets.ts';
 import { normalisePath } from './file-paths.ts';
@@ -159,7 +159,9 @@ function copiedFiles(
   store: PfsStore,
   copy: { dst: string; source: CommitRow; sourcePath: string },
 ): MemberRow[] {
-  const source = store.commitByRowid(copy.source.rowid);
+  const source = store.commitByRowid(copy.source.rowid) as CommitRow | undefined;
+  if (!source)
+    throw notFound(`commit ${copy.source.id} was deleted while the file set was being made`);
   const found = store.getFile(source, copy.sourcePath);
   if (found.type === 'FILE')
     return [{ path: copy.dst, hash: found.hash, size_bytes: found.size_bytes }];
