@@ -2,7 +2,9 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { unary, type MethodRegistry } from '../platform/platform.ts';
+import { EmptySchema } from '@bufbuild/protobuf/wkt';
+import type { MethodRegistry } from '../platform/platform.ts';
+import { typedUnary } from '../platform/typed-method.ts';
 
 /** A tool the EDA demo flow's stages use, and whether this server can run it. */
 export interface EdaTool {
@@ -83,6 +85,6 @@ export async function detectEdaTools(): Promise<EdaTool[]> {
 export function registerEdaToolsApi(methods: MethodRegistry): void {
   methods.set(
     'omni_v1.API/InspectEdaTools',
-    unary(async () => ({ tools: await detectEdaTools() })),
+    typedUnary(EmptySchema, async () => ({ tools: await detectEdaTools() })),
   );
 }

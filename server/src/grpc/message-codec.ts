@@ -6,9 +6,8 @@ import {
   type DescMethod,
   type JsonValue,
 } from '@bufbuild/protobuf';
-import { protoRegistry } from '@ivory/api/proto';
 import { ApiError, Code } from '../errors.ts';
-import { requestFromBinary } from '../platform/typed-method.ts';
+import { jsonRegistry, requestFromBinary } from '../platform/typed-method.ts';
 
 /**
  * Binary ⇄ what one method's handler takes and answers. A typed method (typed-method.ts) gets its
@@ -44,7 +43,7 @@ function bytesValue(bytes: Uint8Array): Uint8Array {
 
 /** Reads a handler's answer as the message `schema` (fields the protocol lacks are ignored). */
 export function responseMessage(schema: DescMessage, value: unknown, strict = false) {
-  const options = { registry: protoRegistry, ignoreUnknownFields: !strict };
+  const options = { registry: jsonRegistry, ignoreUnknownFields: !strict };
   try {
     return fromJson(schema, value as JsonValue, options);
   } catch (error) {
@@ -71,7 +70,7 @@ export function methodCodec(method: DescMethod, typed = false): MethodCodec {
     decodeRequest(bytes) {
       const message = requestFromBinary(input, bytes);
       if (typed) return message;
-      return toJson(input, message, { registry: protoRegistry }) ?? {};
+      return toJson(input, message, { registry: jsonRegistry }) ?? {};
     },
     encodeResponse(value) {
       // GetFile, GetFileTAR: handlers stream chunks of bytes; written without a message object.

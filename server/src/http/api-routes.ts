@@ -179,22 +179,24 @@ function registerGatewayRoutes(app: FastifyInstance, methods: MethodRegistry): v
       callMethod(methods, request, reply, request.params.service, request.params.method),
   );
 
-  // ModifyFile's body is a stream of NDJSON messages: read it incrementally, never whole.
+  // ModifyFile's and CreateFileSet's bodies are streams of NDJSON messages: read them
+  // incrementally, never whole.
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-    scope.post('/api/pfs_v2.API/ModifyFile', async (request, reply) =>
-      asCaller(request, async () => {
-        const entry = lookup(methods, 'pfs_v2.API', 'ModifyFile');
-        if (entry.kind !== 'clientStream')
-          throw unimplemented('ModifyFile is not a client stream here');
-        const body = request.body as Readable;
-        const messages = (async function* () {
-          for await (const message of readNdjson(body)) yield decodeJsonRequest(entry, message);
-        })();
-        return sendJson(reply, 200, await entry.handler(messages, disconnectSignal(reply)));
-      }),
-    );
+    for (const name of ['ModifyFile', 'CreateFileSet'])
+      scope.post(`/api/pfs_v2.API/${name}`, async (request, reply) =>
+        asCaller(request, async () => {
+          const entry = lookup(methods, 'pfs_v2.API', name);
+          if (entry.kind !== 'clientStream')
+            throw unimplemented(`${name} is not a client stream here`);
+          const body = request.body as Readable;
+          const messages = (async function* () {
+            for await (const message of readNdjson(body)) yield decodeJsonRequest(entry, message);
+          })();
+          return sendJson(reply, 200, await entry.handler(messages, disconnectSignal(reply)));
+        }),
+      );
   });
 }
 

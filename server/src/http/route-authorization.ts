@@ -3,7 +3,7 @@ import { callerFromClaims } from '../auth/whoami.ts';
 import { ApiError, Code } from '../errors.ts';
 import { runAs, type Authorizer, type Caller } from '../platform/auth/index.ts';
 import { repoResource } from '../platform/auth/roles.ts';
-import { readObject, readString } from '../platform/wire.ts';
+import { readObject, readString } from './body-fields.ts';
 
 /** The caller of a request the guard let through; null with sign-in off. */
 export function callerOf(request: FastifyRequest): Caller | null {

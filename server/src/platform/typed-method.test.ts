@@ -79,9 +79,9 @@ describe('typed methods', () => {
     expect(fine.filters.map((f) => f.operator)).toEqual([3, 1]);
   });
 
-  it('keeps JSON (lowerCamelCase keys) for methods without a schema', () => {
+  it('passes the JSON as sent to a method without a schema (no platform method is one)', () => {
     const method = unary(async (request) => request);
-    expect(decodeJsonRequest(method, { origin_kind: 'USER' })).toEqual({ originKind: 'USER' });
+    expect(decodeJsonRequest(method, { origin_kind: 'USER' })).toEqual({ origin_kind: 'USER' });
   });
 
   it('refuses int64 values a number cannot hold', () => {

@@ -1,4 +1,5 @@
 import {
+  createRegistry,
   fromBinary,
   fromJson,
   type DescEnum,
@@ -6,10 +7,18 @@ import {
   type JsonValue,
   type MessageShape,
 } from '@bufbuild/protobuf';
+import {
+  file_google_protobuf_any,
+  file_google_protobuf_duration,
+  file_google_protobuf_empty,
+  file_google_protobuf_field_mask,
+  file_google_protobuf_struct,
+  file_google_protobuf_timestamp,
+  file_google_protobuf_wrappers,
+} from '@bufbuild/protobuf/wkt';
 import { protoRegistry } from '@ivory/api/proto';
 import { invalidArgument } from '../errors.ts';
 import type { Method } from './platform.ts';
-import { normaliseKeys } from './wire.ts';
 
 /**
  * Methods whose handlers take the generated request message (protobuf-es, `@ivory/api/proto`):
@@ -61,15 +70,30 @@ export const typedClientStream = <D extends DescMessage>(
   handler: (requests, signal) => handler(requests as AsyncIterable<MessageShape<D>>, signal),
 });
 
-const jsonOptions = { ignoreUnknownFields: true, registry: protoRegistry } as const;
+/**
+ * The protocol's types plus the well-known ones: what an Any in a request may hold (PutCache's
+ * value, e.g. a google.protobuf.StringValue) for its JSON form to be read or written.
+ */
+export const jsonRegistry = createRegistry(
+  protoRegistry,
+  file_google_protobuf_any,
+  file_google_protobuf_duration,
+  file_google_protobuf_empty,
+  file_google_protobuf_field_mask,
+  file_google_protobuf_struct,
+  file_google_protobuf_timestamp,
+  file_google_protobuf_wrappers,
+);
+
+const jsonOptions = { ignoreUnknownFields: true, registry: jsonRegistry } as const;
 
 /**
- * The request a method's handler takes, from a JSON body: its generated message when the method
- * has a schema (lenient as protobuf JSON is: snake_case or lowerCamelCase names, int64 as string
- * or number, enums by name or number), otherwise the JSON with lowerCamelCase keys.
+ * The request a method's handler takes, from a JSON body: its generated message (lenient as
+ * protobuf JSON is: snake_case or lowerCamelCase names, int64 as string or number, enums by name
+ * or number). Every platform method has a schema; one without (a test's) gets the JSON as sent.
  */
 export function decodeJsonRequest(method: Method, body: unknown): unknown {
-  if (!method.requestSchema) return normaliseKeys(body);
+  if (!method.requestSchema) return body;
   if (method.requestFromJson) return method.requestFromJson(body);
   return messageFromJson(method.requestSchema, method.requestJson?.(body) ?? body);
 }

@@ -1,10 +1,11 @@
 import type { IncomingMessage } from 'node:http';
+import { auth_v2 } from '@ivory/api/proto';
 import type { FastifyInstance } from 'fastify';
 import type { Auth } from '../auth/auth.ts';
 import { TokenVerificationError } from '../auth/token-verifier.ts';
 import { ApiError, Code, invalidArgument } from '../errors.ts';
 import { sendJson } from '../http/errors.ts';
-import { readObject, readString } from '../platform/wire.ts';
+import { messageFromJson } from '../platform/typed-method.ts';
 
 /**
  * What the embedded platform offers so that it can stand in for a Pachyderm cluster behind
@@ -21,8 +22,7 @@ export const AUTHENTICATE_PATH = '/api/auth_v2.API/Authenticate';
 export function registerAuthenticateRoute(app: FastifyInstance, auth: Auth): void {
   app.post(AUTHENTICATE_PATH, async (request, reply) => {
     if (!auth.enabled) throw new ApiError(Code.UNIMPLEMENTED, 'the auth service is not activated');
-    const body = readObject(request.body, 'request');
-    const idToken = readString(body.idToken ?? body.id_token, 'idToken');
+    const { idToken } = messageFromJson(auth_v2.AuthenticateRequestSchema, request.body ?? {});
     if (!idToken)
       throw invalidArgument('idToken is required (OIDC code exchange is not supported)');
     try {

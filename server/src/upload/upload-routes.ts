@@ -4,7 +4,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, invalidArgument } from '../errors.ts';
 import { sendJson } from '../http/errors.ts';
-import { readObject, readString } from '../platform/wire.ts';
+import { readObject, readString } from '../http/body-fields.ts';
 import { defaultProject } from '../platform/pfs/pfs-requests.ts';
 import type { BlobStore } from '../platform/storage/blob-store.ts';
 import type { FaultInjector } from './fault-injection.ts';

@@ -147,12 +147,16 @@ export class Authorizer {
     };
   }
 
-  /** One ModifyFile message: writes need REPO_WRITE on the commit, copies read the source. */
-  checkModifyMessage(caller: Caller, message: unknown, first: boolean): void {
+  /**
+   * One ModifyFile message: writes need REPO_WRITE on the commit, copies read the source.
+   * CreateFileSet's messages (`fileSet`) write no commit: only copies are checked.
+   */
+  checkModifyMessage(caller: Caller, message: unknown, first: boolean, fileSet = false): void {
     const body = oneofAsJson(message);
     // A stream that does not start by naming its commit names no repo: the cluster's say.
-    if (first && !body.setCommit) this.require(caller.principal, CLUSTER, 'REPO_WRITE');
-    if (body.setCommit) this.requireRepos(caller.principal, reposIn(body.setCommit), 'REPO_WRITE');
+    if (!fileSet && first && !body.setCommit) this.require(caller.principal, CLUSTER, 'REPO_WRITE');
+    if (!fileSet && body.setCommit)
+      this.requireRepos(caller.principal, reposIn(body.setCommit), 'REPO_WRITE');
     const copy = asObject(body.copyFile);
     if (copy.src) this.requireRepos(caller.principal, reposIn(copy.src), 'REPO_READ');
   }
@@ -198,6 +202,7 @@ export class Authorizer {
         this.checkReadable(who, reposIn({ head: body.head, provenance: body.provenance }));
         return undefined;
       case 'modifyFile':
+      case 'createFileSet':
         // Checked message by message (checkModifyMessage).
         return undefined;
       case 'createPipeline':
@@ -381,8 +386,10 @@ export class Authorizer {
         };
       }
       case 'clientStream': {
+        const need = METHOD_NEEDS[key];
+        const fileSet = need?.kind === 'custom' && need.rule === 'createFileSet';
         const checkMessage = (caller: Caller, message: unknown, first: boolean) =>
-          this.checkModifyMessage(caller, message, first);
+          this.checkModifyMessage(caller, message, first, fileSet);
         return {
           ...method,
           kind: 'clientStream',

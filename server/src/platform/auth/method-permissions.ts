@@ -28,6 +28,7 @@ export type CustomRule =
   | 'deleteRepo'
   | 'createBranch'
   | 'modifyFile'
+  | 'createFileSet'
   | 'createPipeline'
   | 'editMetadata'
   | 'trialById'
@@ -91,6 +92,9 @@ export const METHOD_NEEDS: Readonly<Record<string, MethodNeed>> = {
   'pfs_v2.API/WalkFile': repo('REPO_LIST_FILE'),
   'pfs_v2.API/GlobFile': repo('REPO_LIST_FILE'),
   'pfs_v2.API/DiffFile': repo('REPO_READ'),
+  // A new file set belongs to no repo (pachd: any authenticated user); copying a file into it
+  // reads the source, so each copyFile needs REPO_READ there. A setCommit is refused (3).
+  'pfs_v2.API/CreateFileSet': custom('createFileSet'),
   'pfs_v2.API/GetFileSet': repo('REPO_READ'),
   'pfs_v2.API/AddFileSet': repo('REPO_WRITE'),
   // File sets are named by unguessable ids; reading one back needs AddFileSet (write).

@@ -7,7 +7,9 @@ import { int64 } from '../wire.ts';
 import type { MethodRegistry } from '../platform.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { Db } from '../storage/database.ts';
-import { safeNumber, typedUnary } from '../typed-method.ts';
+import { safeNumber, typedClientStream, typedUnary } from '../typed-method.ts';
+import { createFileSet } from './create-file-set.ts';
+import { modifyFileRequestFromJson } from './modify-file.ts';
 import { commitRefOf } from './pfs-refs.ts';
 import { resolveCommitRef } from './pfs-requests.ts';
 import type { PfsStore } from './pfs-store.ts';
@@ -21,7 +23,7 @@ const maxFileSetTtlSeconds = 7 * 24 * 60 * 60;
 const defaultShardFiles = 1_000_000;
 const defaultShardBytes = 1024 * 1024 * 1024;
 
-interface MemberRow {
+export interface MemberRow {
   path: string;
   hash: string;
   size_bytes: number;
@@ -34,6 +36,8 @@ interface MemberRow {
  * member's bytes stay readable while the set exists). Expired sets are removed lazily, at the start
  * of every file-set call; using an expired or unknown id answers 5.
  *
+ * - CreateFileSet (a client stream of ModifyFileRequest) → {fileSetId}: a new set of the files
+ *   the stream adds or copies (create-file-set.ts); deleteFile answers 12.
  * - GetFileSet {commit, type} → {fileSetId}: a new set holding the commit's files (type TOTAL),
  *   or only the files added or changed since its parent (DIFF; deletions are not represented).
  * - AddFileSet {commit, fileSetId} → {}: writes the set's files into an open commit (a finished
@@ -120,6 +124,20 @@ export function registerFileSetApi(
     );
     return files.filter((row) => before.get(row.path) !== row.hash);
   }
+
+  add(
+    'CreateFileSet',
+    typedClientStream(
+      pfs_v2.ModifyFileRequestSchema,
+      (requests, signal) => {
+        sweep();
+        const saveSet = (files: Iterable<MemberRow>) =>
+          createSet(files, defaultFileSetTtlSeconds * 1000);
+        return createFileSet({ store, blobs, saveSet }, requests, signal);
+      },
+      { requestFromJson: modifyFileRequestFromJson },
+    ),
+  );
 
   add(
     'GetFileSet',

@@ -6,7 +6,8 @@ import { ApiError, failedPrecondition, invalidArgument, unimplemented } from '..
 import { messageFromJson } from '../typed-method.ts';
 import type { BlobStore, BlobWriter } from '../storage/blob-store.ts';
 import { normalisePath } from './file-paths.ts';
-import { readCommitRef, readFileRef, resolveCommitRef } from './pfs-requests.ts';
+import { commitRefOf, fileRefOf } from './pfs-refs.ts';
+import { resolveCommitRef } from './pfs-requests.ts';
 import type { NewFile, PfsStore } from './pfs-store.ts';
 import { isOpen, type CommitRow, type RepoRow } from './rows.ts';
 
@@ -125,7 +126,7 @@ export async function modifyFile(
         case 'copyFile': {
           await flush();
           const dst = normalisePath(body.value.dst);
-          const src = readFileRef(body.value.src, 'copyFile.src');
+          const src = fileRefOf(body.value.src);
           const source = resolveCommitRef(store, src.commit).commit;
           store.getFile(source, src.path);
           requireTarget().ops.push({ kind: 'copy', dst, source, sourcePath: src.path });
@@ -165,8 +166,8 @@ interface PendingFile {
 }
 
 /** Reads a setCommit; a named commit must exist and be open now (and again when applied). */
-function stageTarget(store: PfsStore, value: unknown): StagedTarget {
-  const ref = readCommitRef(value, 'setCommit');
+function stageTarget(store: PfsStore, value: pfs_v2.Commit): StagedTarget {
+  const ref = commitRefOf(value);
   const repo = store.getRepo(ref.repo);
   const branchName = ref.branch || (ref.id && store.findBranch(repo, ref.id) ? ref.id : '');
   const namesBranchOnly = branchName !== '' && (ref.id === '' || ref.id === branchName);

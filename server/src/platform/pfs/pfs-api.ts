@@ -22,7 +22,7 @@ import {
   projectPickerNamesOrAll,
   repoRefOf,
 } from './pfs-refs.ts';
-import { readFileRef, resolveCommitRef } from './pfs-requests.ts';
+import { resolveCommitRef } from './pfs-requests.ts';
 import type { PfsStore } from './pfs-store.ts';
 import {
   commitState,
@@ -420,7 +420,7 @@ export function registerPfsApi(
   add(
     'GetFile',
     typedStream(pfs_v2.GetFileRequestSchema, async function* (req, signal) {
-      const file = readFileRef(req.file, 'file');
+      const file = fileRefOf(req.file);
       const offset = Number(req.offset);
       if (offset < 0) throw invalidArgument('offset must not be negative');
       const { commit } = resolveCommitRef(store, file.commit);

@@ -5,8 +5,8 @@ import { defaultProject, type BranchRef, type CommitRef, type FileRef } from './
 import type { RepoType } from './rows.ts';
 
 /**
- * The pfs sub-messages of a generated request (typed-method.ts) as the store's references:
- * the counterparts of pfs-requests.ts's JSON readers. Unset parts read as empty, as in JSON.
+ * The pfs sub-messages of a generated request (typed-method.ts) as the store's references
+ * (pfs-requests.ts). Unset parts read as empty, as in JSON.
  */
 
 export const projectNameOf = (project: pfs_v2.Project | undefined): string =>

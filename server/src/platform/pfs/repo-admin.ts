@@ -1,15 +1,16 @@
-import { EmptySchema } from '@bufbuild/protobuf/wkt';
+import { toJson } from '@bufbuild/protobuf';
+import { AnySchema, EmptySchema } from '@bufbuild/protobuf/wkt';
 import { pfs_v2, taskapi } from '@ivory/api/proto';
 import { alreadyExists, failedPrecondition, invalidArgument, notFound } from '../../errors.ts';
-import { int64, readList, readObject, readOptionalObject, readString } from '../wire.ts';
-import { unary, type MethodRegistry } from '../platform.ts';
-import { typedStream, typedUnary } from '../typed-method.ts';
+import { int64 } from '../wire.ts';
+import type { MethodRegistry } from '../platform.ts';
+import { jsonRegistry, typedStream, typedUnary } from '../typed-method.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { Db } from '../storage/database.ts';
 import { packTar } from './file-tar.ts';
 import type { PfsMessages } from './pfs-messages.ts';
-import { commitRefOf, projectNameOf, repoRefOf } from './pfs-refs.ts';
-import { readFileRef, resolveCommitRef } from './pfs-requests.ts';
+import { commitRefOf, fileRefOf, projectNameOf, repoRefOf } from './pfs-refs.ts';
+import { resolveCommitRef } from './pfs-requests.ts';
 import type { NewFile, PfsStore } from './pfs-store.ts';
 import { isOpen, type CommitRow, type RepoRow, type RepoType } from './rows.ts';
 
@@ -158,7 +159,7 @@ export function registerRepoAdminApi(
   add(
     'GetFileTAR',
     typedStream(pfs_v2.GetFileRequestSchema, async function* (req, signal) {
-      const file = readFileRef(req.file, 'file');
+      const file = fileRefOf(req.file);
       const { commit } = resolveCommitRef(store, file.commit);
       const row = store.getFile(commit, file.path);
       const body = packTar(store, blobs, commit, [row], '/');
@@ -208,29 +209,25 @@ export function registerRepoAdminApi(
 
   // ---- cache ----------------------------------------------------------------------------
 
-  // PutCache stays on the JSON path: its `value` (an Any) is stored as the JSON it came as, and
-  // decoding it to a message would need a toJson round trip to give it back (GetCache).
+  // The `value` (an Any) is stored as its protobuf JSON, which GetCache answers as it is: its
+  // type must be one the server knows (the protocol's or a well-known type), as protobuf JSON
+  // cannot write an Any of an unknown type (3 otherwise).
   add(
     'PutCache',
-    unary(async (raw) => {
-      const req = readObject(raw, 'request');
-      const key = readString(req.key, 'key');
+    typedUnary(pfs_v2.PutCacheRequestSchema, async (req) => {
+      const { key, fileSetIds } = req;
       if (!key) throw invalidArgument('key is required');
-      const value = readOptionalObject(req.value, 'value');
-      const fileSetIds = readList(req.fileSetIds, 'fileSetIds').map((id, i) =>
-        readString(id, `fileSetIds[${i}]`),
-      );
+      let value: unknown = null;
+      try {
+        if (req.value) value = toJson(AnySchema, req.value, { registry: jsonRegistry });
+      } catch (error) {
+        throw invalidArgument(`value: ${(error as Error).message}`);
+      }
       db.prepare(
         `INSERT INTO pfs_cache (key, value, tag, file_set_ids, created_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (key) DO UPDATE SET value = excluded.value, tag = excluded.tag,
            file_set_ids = excluded.file_set_ids, created_at = excluded.created_at`,
-      ).run(
-        key,
-        JSON.stringify(value),
-        readString(req.tag, 'tag'),
-        JSON.stringify(fileSetIds),
-        Date.now(),
-      );
+      ).run(key, JSON.stringify(value), req.tag, JSON.stringify(fileSetIds), Date.now());
       return {};
     }),
   );

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
+import { toJson } from '@bufbuild/protobuf';
 import { failedPrecondition, invalidArgument, notFound, unimplemented } from '../../errors.ts';
 import { EmptySchema, durationMs, timestampMs } from '@bufbuild/protobuf/wkt';
 import { pps_v2, type pfs_v2 } from '@ivory/api/proto';
@@ -8,8 +9,8 @@ import type { PfsMessages } from '../pfs/pfs-messages.ts';
 import { commitRefOf, projectNameOf, projectPickerNamesOrAll } from '../pfs/pfs-refs.ts';
 import { resolveCommitRef } from '../pfs/pfs-requests.ts';
 import type { PfsStore } from '../pfs/pfs-store.ts';
-import { unary, type MethodRegistry } from '../platform.ts';
-import { safeNumber, typedStream, typedUnary } from '../typed-method.ts';
+import type { MethodRegistry } from '../platform.ts';
+import { jsonRegistry, safeNumber, typedStream, typedUnary } from '../typed-method.ts';
 import { waitForWake } from '../wait.ts';
 import type { DatumFile } from './datums.ts';
 import { jqPredicate, keepMatching, type JqPredicate } from './jq-filter.ts';
@@ -118,14 +119,16 @@ export function registerPpsApi(methods: MethodRegistry, deps: PpsDeps): void {
     }),
   );
 
-  // The request is the pipeline spec itself: read as JSON by the spec's own reader (spec.ts).
+  // The request is the pipeline spec itself: stored as its protobuf JSON (as pachd turns a
+  // CreatePipelineRequest into a CreatePipelineV2 spec), so unknown fields are dropped.
   add(
     'CreatePipeline',
-    unary(async (raw) => {
-      await pipelines.create(raw as Record<string, unknown>, {
-        update: false,
-        reprocess: false,
-        dryRun: false,
+    typedUnary(pps_v2.CreatePipelineRequestSchema, async (req) => {
+      const spec = toJson(pps_v2.CreatePipelineRequestSchema, req, { registry: jsonRegistry });
+      await pipelines.create(spec as Record<string, unknown>, {
+        update: req.update,
+        reprocess: req.reprocess,
+        dryRun: req.dryRun,
       });
       return {};
     }),

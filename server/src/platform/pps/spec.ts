@@ -1,6 +1,10 @@
+import { create } from '@bufbuild/protobuf';
+import { durationMs, type Duration } from '@bufbuild/protobuf/wkt';
+import { pps_v2 } from '@ivory/api/proto';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { invalidArgument } from '../../errors.ts';
-import { readDuration, readInt, type WireObject } from '../wire.ts';
+import { messageFromJson, safeNumber } from '../typed-method.ts';
+import type { WireObject } from '../wire.ts';
 import { validateName } from '../pfs/names.ts';
 import { defaultProject } from '../pfs/pfs-requests.ts';
 import { defaultsSchema, pipelineSpecSchema } from './spec-schema.ts';
@@ -172,59 +176,74 @@ export function specProject(spec: WireObject): string {
   return typeof project.name === 'string' && project.name ? project.name : defaultProject;
 }
 
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
-const bool = (value: unknown): boolean => value === true;
-const strList = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+/** The fields of a spec the engine reads (the rest is recorded, not interpreted). */
+const engineFields = [
+  'pipeline',
+  'description',
+  'transform',
+  'input',
+  'parallelismSpec',
+  'datumTries',
+  'datumTimeout',
+  'jobTimeout',
+  'salt',
+  'autoscaling',
+  'outputBranch',
+] as const;
 
-function readInput(value: unknown, field: string, pipelineName: string): InputSpec {
-  if (!isPlainObject(value)) throw invalidArgument(`${field} must be an object`);
-  const kinds = ['pfs', 'cron', 'cross', 'union', 'join', 'group'].filter(
-    (k) => value[k] !== undefined && value[k] !== null,
-  );
+/** A Duration in milliseconds (0 when unset). */
+const millis = (value: Duration | undefined): number => (value ? durationMs(value) : 0);
+
+function readInput(input: pps_v2.Input, field: string, pipelineName: string): InputSpec {
+  const given = {
+    pfs: input.pfs !== undefined,
+    cron: input.cron !== undefined,
+    cross: input.cross.length > 0,
+    union: input.union.length > 0,
+    join: input.join.length > 0,
+    group: input.group.length > 0,
+  };
+  const kinds = Object.entries(given)
+    .filter(([, set]) => set)
+    .map(([kind]) => kind);
   if (kinds.length !== 1)
     throw invalidArgument(
       `${field} needs exactly one of pfs, cron, cross, union, join, group (got ${kinds.join(', ') || 'none'})`,
     );
-  const kind = kinds[0] as string;
-  if (kind === 'pfs') {
-    const pfs = value.pfs as WireObject;
-    const repo = str(pfs.repo);
-    if (!repo) throw invalidArgument(`${field}.pfs.repo is required`);
-    const glob = str(pfs.glob);
-    if (!glob) throw invalidArgument(`${field}.pfs.glob is required`);
+  const kind = kinds[0] as keyof typeof given;
+  if (input.pfs) {
+    const pfs = input.pfs;
+    if (!pfs.repo) throw invalidArgument(`${field}.pfs.repo is required`);
+    if (!pfs.glob) throw invalidArgument(`${field}.pfs.glob is required`);
     return {
       kind: 'pfs',
-      project: str(pfs.project) || '',
-      name: str(pfs.name) || repo,
-      repo,
-      branch: str(pfs.branch) || 'master',
-      commit: str(pfs.commit),
-      glob,
-      joinOn: str(pfs.joinOn),
-      outerJoin: bool(pfs.outerJoin),
-      groupBy: str(pfs.groupBy),
-      lazy: bool(pfs.lazy),
-      emptyFiles: bool(pfs.emptyFiles),
+      project: pfs.project,
+      name: pfs.name || pfs.repo,
+      repo: pfs.repo,
+      branch: pfs.branch || 'master',
+      commit: pfs.commit,
+      glob: pfs.glob,
+      joinOn: pfs.joinOn,
+      outerJoin: pfs.outerJoin,
+      groupBy: pfs.groupBy,
+      lazy: pfs.lazy,
+      emptyFiles: pfs.emptyFiles,
     };
   }
-  if (kind === 'cron') {
-    const cron = value.cron as WireObject;
-    const name = str(cron.name);
-    if (!name) throw invalidArgument(`${field}.cron.name is required`);
-    if (!str(cron.spec)) throw invalidArgument(`${field}.cron.spec is required`);
+  if (input.cron) {
+    const cron = input.cron;
+    if (!cron.name) throw invalidArgument(`${field}.cron.name is required`);
+    if (!cron.spec) throw invalidArgument(`${field}.cron.spec is required`);
     return {
       kind: 'cron',
-      name,
-      project: str(cron.project),
-      repo: str(cron.repo) || `${pipelineName}_${name}`,
-      spec: str(cron.spec),
-      overwrite: bool(cron.overwrite),
+      name: cron.name,
+      project: cron.project,
+      repo: cron.repo || `${pipelineName}_${cron.name}`,
+      spec: cron.spec,
+      overwrite: cron.overwrite,
     };
   }
-  const children = value[kind];
-  if (!Array.isArray(children) || children.length === 0)
-    throw invalidArgument(`${field}.${kind} must be a non-empty list of inputs`);
+  const children = input[kind as 'cross' | 'union' | 'join' | 'group'];
   return {
     kind: kind as 'cross' | 'union' | 'join' | 'group',
     children: children.map((child, i) => readInput(child, `${field}.${kind}[${i}]`, pipelineName)),
@@ -244,57 +263,62 @@ export function inputLeaves(input: InputSpec): (PfsInputSpec | CronInputSpec)[] 
   return input.children.flatMap(inputLeaves);
 }
 
-/** The typed view of an effective spec; throws INVALID_ARGUMENT on what cannot run. */
+/**
+ * The typed view of an effective spec; throws INVALID_ARGUMENT on what cannot run. The fields the
+ * engine reads are decoded as a pps_v2.CreatePipelineRequest (protobuf JSON, as pachd reads a
+ * spec: snake_case or lowerCamelCase, int64 as numbers or strings, durations as "1.5s").
+ */
 export function readPipelineSpec(spec: WireObject): PipelineSpec {
-  const pipeline = isPlainObject(spec.pipeline) ? spec.pipeline : {};
-  const name = str(pipeline.name);
+  const read: WireObject = {};
+  for (const field of engineFields) if (spec[field] !== undefined) read[field] = spec[field];
+  const request = messageFromJson(pps_v2.CreatePipelineRequestSchema, read);
+  const name = request.pipeline?.name ?? '';
   if (!name) throw invalidArgument('pipeline.name is required');
   validateName('pipeline', name);
-  const project = specProject(spec);
-  const transform = isPlainObject(spec.transform) ? spec.transform : {};
-  const cmd = strList(transform.cmd);
-  if (cmd.length === 0) throw invalidArgument('transform.cmd is required');
-  if (spec.input === undefined || spec.input === null)
+  const project = request.pipeline?.project?.name || defaultProject;
+  const transform = request.transform ?? create(pps_v2.TransformSchema);
+  if (transform.cmd.length === 0) throw invalidArgument('transform.cmd is required');
+  if (!request.input)
     throw invalidArgument('input is required: the embedded platform runs transform pipelines');
-  const input = withProjects(readInput(spec.input, 'input', name), project);
+  const input = withProjects(readInput(request.input, 'input', name), project);
   const names = inputLeaves(input).map((leaf) => leaf.name);
   const duplicate = names.find((n, i) => names.indexOf(n) !== i);
   if (duplicate)
     throw invalidArgument(`two inputs are named ${duplicate}: give them distinct names`);
   if (names.includes('out')) throw invalidArgument('no input may be named "out"');
-  const secrets = (Array.isArray(transform.secrets) ? transform.secrets : []).map((s, i) => {
-    const secret = isPlainObject(s) ? s : {};
-    if (!str(secret.name)) throw invalidArgument(`transform.secrets[${i}].name is required`);
-    return { name: str(secret.name), key: str(secret.key), envVar: str(secret.envVar) };
+  const secrets = transform.secrets.map((secret, i) => {
+    if (!secret.name) throw invalidArgument(`transform.secrets[${i}].name is required`);
+    return { name: secret.name, key: secret.key, envVar: secret.envVar };
   });
-  const env = isPlainObject(transform.env) ? transform.env : {};
-  const parallelismSpec = isPlainObject(spec.parallelismSpec) ? spec.parallelismSpec : {};
-  const datumTries = readInt(spec.datumTries, 'datumTries');
+  const datumTries = safeNumber(request.datumTries, 'datumTries');
+  const parallelism = safeNumber(
+    request.parallelismSpec?.constant ?? 0n,
+    'parallelismSpec.constant',
+  );
   return {
     project,
     name,
-    description: str(spec.description),
+    description: request.description,
     transform: {
-      image: str(transform.image),
-      cmd,
-      errCmd: strList(transform.errCmd),
-      env: Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)])),
+      image: transform.image,
+      cmd: transform.cmd,
+      errCmd: transform.errCmd,
+      env: { ...transform.env },
       secrets,
-      stdin: strList(transform.stdin),
-      errStdin: strList(transform.errStdin),
-      acceptReturnCode: (Array.isArray(transform.acceptReturnCode)
-        ? transform.acceptReturnCode
-        : []
-      ).map((c, i) => readInt(c, `transform.acceptReturnCode[${i}]`)),
-      workingDir: str(transform.workingDir),
+      stdin: transform.stdin,
+      errStdin: transform.errStdin,
+      acceptReturnCode: transform.acceptReturnCode.map((code, i) =>
+        safeNumber(code, `transform.acceptReturnCode[${i}]`),
+      ),
+      workingDir: transform.workingDir,
     },
     input,
-    parallelism: Math.max(1, readInt(parallelismSpec.constant, 'parallelismSpec.constant') || 1),
+    parallelism: Math.max(1, parallelism || 1),
     datumTries: datumTries > 0 ? datumTries : 3,
-    datumTimeoutMs: readDuration(spec.datumTimeout, 'datumTimeout'),
-    jobTimeoutMs: readDuration(spec.jobTimeout, 'jobTimeout'),
-    salt: str(spec.salt),
-    autoscaling: bool(spec.autoscaling),
-    outputBranch: str(spec.outputBranch) || 'master',
+    datumTimeoutMs: millis(request.datumTimeout),
+    jobTimeoutMs: millis(request.jobTimeout),
+    salt: request.salt,
+    autoscaling: request.autoscaling,
+    outputBranch: request.outputBranch || 'master',
   };
 }
