@@ -265,4 +265,29 @@ describe('last commits', () => {
     expect(calls('pfs_v2.API/ListRepoHeads')).toHaveLength(1);
     await waitFor(() => expect(calls('pfs_v2.API/ListCommit')).toHaveLength(40));
   }, 30_000);
+
+  it('after a failure that passes (14) falls back for that page only and tries the batch again', async () => {
+    let failures = 1;
+    const client = createFakeApiClient({
+      ...pagedRepos,
+      'pfs_v2.API/ListRepoHeads': (body) => {
+        if (failures-- > 0) throw new ApiError(14, 'unavailable', [], 503);
+        return namedIn(body).map((name) => ({ repo: repoOf(name), head: commitOf(name) }));
+      },
+      'pfs_v2.API/ListCommit': (body) => [commitOf((body as { repo: { name: string } }).repo.name)],
+    });
+    renderApp('/project/default/repos', client);
+    const rows = await screen.findAllByTestId(testIds.repoRow, {}, { timeout: 15_000 });
+    await waitFor(() => expect(rows[19]).toHaveTextContent('c019aaaa'), { timeout: 15_000 });
+    const calls = (method: string) => client.calls.filter((c) => c.method === method);
+    expect(calls('pfs_v2.API/ListCommit')).toHaveLength(20);
+
+    screen.getByTitle('2').click();
+    await waitFor(
+      () => expect(screen.getAllByTestId(testIds.repoRow)[0]).toHaveTextContent('c020aaaa'),
+      { timeout: 15_000 },
+    );
+    expect(calls('pfs_v2.API/ListRepoHeads')).toHaveLength(2);
+    expect(calls('pfs_v2.API/ListCommit')).toHaveLength(20);
+  }, 30_000);
 });

@@ -29,10 +29,20 @@ async function newestCommit(client: ApiClient, project: string, repo: string) {
   return newest ?? null;
 }
 
-/** ListRepoHeads answers 12 where the platform lacks it; a Pachyderm gateway answers 404 (5). */
-const isMissingMethod = (error: unknown) =>
-  error instanceof ApiError &&
-  (error.code === GrpcCode.UNIMPLEMENTED || error.code === GrpcCode.NOT_FOUND);
+/** Failures that say nothing about whether the platform has ListRepoHeads. */
+const passing: ReadonlySet<number> = new Set([
+  GrpcCode.CANCELLED,
+  GrpcCode.DEADLINE_EXCEEDED,
+  GrpcCode.UNAVAILABLE,
+  GrpcCode.UNAUTHENTICATED,
+]);
+
+/**
+ * Whether a failed ListRepoHeads means the platform has no such call: Ivory's proxy answers 12
+ * for a method it lacks, a Pachyderm gateway 404 (5), and a gateway behind a proxy may word a
+ * 404 otherwise (2): anything but a passing failure.
+ */
+const isMissingMethod = (error: unknown) => !(error instanceof ApiError && passing.has(error.code));
 
 async function send(client: ApiClient, project: string, batch: Waiting[]): Promise<void> {
   const names = [...new Set(batch.map((waiting) => waiting.repo))];
@@ -47,11 +57,9 @@ async function send(client: ApiClient, project: string, batch: Waiting[]): Promi
     // A repo the answer leaves out (gone, or not readable by the caller) has no commit to show.
     for (const waiting of batch) waiting.resolve(heads.get(waiting.repo) ?? null);
   } catch (error) {
-    if (!isMissingMethod(error)) {
-      for (const waiting of batch) waiting.reject(error);
-      return;
-    }
-    withoutHeads.add(client);
+    // The rows still get their last commits, one call each; and later pages too, without
+    // trying the batch again, unless the failure passes.
+    if (isMissingMethod(error)) withoutHeads.add(client);
     for (const waiting of batch)
       newestCommit(client, project, waiting.repo).then(waiting.resolve, waiting.reject);
   }
@@ -61,7 +69,8 @@ async function send(client: ApiClient, project: string, batch: Waiting[]): Promi
  * A repo's newest commit (the repos list's "Last commit"). The rows asking in the same task (a
  * table page rendering its cells) share one ListRepoHeads call; where the platform has no such
  * call (a Pachyderm cluster behind cluster mode: 12, or 404) each row asks ListCommit
- * {number: 1} itself, from then on without trying the batch again.
+ * {number: 1} itself, from then on without trying the batch again (a failure that passes, such
+ * as 14, falls back for that batch only).
  */
 export function loadRepoHead(
   client: ApiClient,
