@@ -1,7 +1,8 @@
 /**
  * What a cold load of the repos list (1,000 repos) and the pipelines list (500 pipelines) asks
- * the API: calls by method, bytes of API answers, and time to the first row, for one or more
- * builds of the web app against the same data (head-to-head.ts's data sets, built there first):
+ * the API: calls by method, bytes of API answers (decoded; Chromium may drop a body, read as 0),
+ * and time to the first row, for one or more builds of the web app against the same data
+ * (head-to-head.ts's data sets, built there first):
  *
  *   npx tsx perf/head-to-head.ts --data-dir D --pages repos --loads 1
  *   npx tsx perf/list-calls.ts --data-dir D [--dists web/dist,/other/dist] [--loads 5]
@@ -45,15 +46,18 @@ async function coldLoad(browser: Browser, url: string, row: RegExp): Promise<Loa
   const page: Page = await context.newPage();
   page.setDefaultTimeout(60_000);
   const calls = new Map<string, number>();
-  let apiBytes = 0;
-  page.on('requestfinished', (request) => {
-    const { pathname } = new URL(request.url());
-    if (!pathname.startsWith('/api/')) return;
-    const method = pathname.slice('/api/'.length);
+  const sizes: Promise<number>[] = [];
+  const isApi = (url: string) => new URL(url).pathname.startsWith('/api/');
+  page.on('request', (request) => {
+    if (!isApi(request.url())) return;
+    const method = new URL(request.url()).pathname.slice('/api/'.length);
     calls.set(method, (calls.get(method) ?? 0) + 1);
-    void request.sizes().then(
-      (sizes) => (apiBytes += sizes.responseBodySize + sizes.responseHeadersSize),
-      () => undefined,
+  });
+  page.on('requestfinished', (request) => {
+    if (!isApi(request.url())) return;
+    // Decoded bytes (what the page parses; a compressed answer moves fewer).
+    sizes.push(
+      (async () => (await (await request.response())?.body())?.length ?? 0)().catch(() => 0),
     );
   });
   const started = Date.now();
@@ -61,6 +65,7 @@ async function coldLoad(browser: Browser, url: string, row: RegExp): Promise<Loa
   await page.getByRole('row').filter({ hasText: row }).first().waitFor();
   const ms = Date.now() - started;
   await page.waitForLoadState('networkidle').catch(() => undefined);
+  const apiBytes = (await Promise.all(sizes)).reduce((a, b) => a + b, 0);
   await context.close();
   return { ms, calls, apiBytes };
 }
@@ -94,7 +99,7 @@ try {
           `${path.basename(path.dirname(path.resolve(dist)))}/${path.basename(dist)}: ${target.label}`,
           `${median(loads.map((l) => l.ms))} ms (${loads.map((l) => l.ms).join(', ')}); ` +
             `API calls ${loads.map((l) => total(l.calls)).join(', ')}; ` +
-            `API KiB ${loads.map((l) => (l.apiBytes / 1024).toFixed(0)).join(', ')}`,
+            `API KiB decoded ${loads.map((l) => (l.apiBytes / 1024).toFixed(0)).join(', ')}`,
         );
         printFigure('  calls of the first load', byMethod);
       }
