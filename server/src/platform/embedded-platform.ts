@@ -15,6 +15,7 @@ import { PfsMessages } from './pfs/pfs-messages.ts';
 import { PfsStore } from './pfs/pfs-store.ts';
 import { registerProvenanceWalkApi } from './pfs/provenance-walk.ts';
 import { registerRepoAdminApi } from './pfs/repo-admin.ts';
+import { registerRepoHeadsApi } from './pfs/repo-heads.ts';
 import { registerSquashDropApi } from './pfs/squash-drop.ts';
 import type { MethodRegistry } from './platform.ts';
 import { deleteAllPipelines, pipelineBranchEdges, registerPpsAdminApi } from './pps/admin-api.ts';
@@ -87,6 +88,7 @@ export async function openEmbeddedPlatform(options: {
     messages: pfsMessages,
     deleteAllPipelines: () => deleteAllPipelines(pps),
   });
+  registerRepoHeadsApi(methods, { store: pfs, messages: pfsMessages });
   registerPfsActivateAuth(methods);
   registerProvenanceWalkApi(methods, {
     store: pfs,

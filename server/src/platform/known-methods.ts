@@ -6,6 +6,7 @@ export const knownMethods: Readonly<Record<string, readonly string[]>> = {
     'InspectRepo',
     'ListRepo',
     'CountRepo',
+    'ListRepoHeads',
     'DeleteRepo',
     'DeleteRepos',
     'StartCommit',

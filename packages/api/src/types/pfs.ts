@@ -23,6 +23,8 @@ export type ReposSummaryResponse = Wire<typeof pfs_v2.ReposSummaryResponseSchema
 export type FindCommitsResponse = Wire<typeof pfs_v2.FindCommitsResponseSchema>;
 export type FsckResponse = Wire<typeof pfs_v2.FsckResponseSchema>;
 export type DeleteRepoResponse = Wire<typeof pfs_v2.DeleteRepoResponseSchema>;
+/** Ivory only: one line of ListRepoHeads. */
+export type RepoHead = Wire<typeof pfs_v2.RepoHeadSchema>;
 
 export type OriginKind = pfs_v2.OriginKindJson;
 export type CommitState = pfs_v2.CommitStateJson;

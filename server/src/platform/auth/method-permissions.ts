@@ -60,6 +60,8 @@ export const METHOD_NEEDS: Readonly<Record<string, MethodNeed>> = {
   'pfs_v2.API/DeleteRepo': custom('deleteRepo'),
   'pfs_v2.API/DeleteRepos': project('PROJECT_DELETE'),
   'pfs_v2.API/CopyRepo': repo('REPO_WRITE'),
+  // Ivory only: each answer line is about one repo, kept only when the caller may read it.
+  'pfs_v2.API/ListRepoHeads': listed,
   'pfs_v2.API/CreateBranch': custom('createBranch'),
   'pfs_v2.API/InspectBranch': repo('REPO_LIST_BRANCH'),
   'pfs_v2.API/ListBranch': repo('REPO_LIST_BRANCH'),

@@ -4,7 +4,7 @@ import type { JobInfo } from '@ivory/api';
 import { createFakeApiClient } from '../../test/fake-api-client.ts';
 import { renderApp } from '../../test/render.tsx';
 import { testIds } from '../../test-ids.ts';
-import { demoPipelines } from '../lineage/fixtures.ts';
+import { demoPipelines, pipelineInfo } from '../lineage/fixtures.ts';
 
 const demoJob: JobInfo = {
   job: { id: 'abcdef0123456789', pipeline: { name: 'summary', project: { name: 'default' } } },
@@ -92,5 +92,87 @@ describe('PipelinesScreen', () => {
     expect(await screen.findAllByTestId(testIds.pipelineRow, {}, { timeout: 10_000 })).toHaveLength(
       3,
     );
+  }, 30_000);
+});
+
+describe('pipelines pages', () => {
+  // The platform's RECENT order: p-44 changed last, p-00 first.
+  const recent = Array.from({ length: 45 }, (_, i) => `p-${String(44 - i).padStart(2, '0')}`);
+  const infoOf = (name: string) =>
+    pipelineInfo(
+      name,
+      { pfs: { repo: 'src', glob: '/' } },
+      name === 'p-43'
+        ? { state: 'PIPELINE_PAUSED', lastJobState: 'JOB_FAILURE' }
+        : { state: 'PIPELINE_RUNNING', lastJobState: 'JOB_SUCCESS' },
+    );
+
+  it("draws the first page, each row's state and last job, from one ListPipeline page", async () => {
+    const api = createFakeApiClient({
+      'pps_v2.API/ListPipeline': (body) => {
+        const page = (body as { page?: { order: string; pageSize: string; pageIndex: string } })
+          .page;
+        const names = page ? recent : [...recent].sort();
+        const start = page ? Number(page.pageIndex) * Number(page.pageSize) : 0;
+        const end = page ? start + Number(page.pageSize) : names.length;
+        return names.slice(start, end).map(infoOf);
+      },
+      'pps_v2.API/PipelinesSummary': () => ({
+        summaries: [
+          {
+            project: { name: 'default' },
+            activePipelines: '44',
+            pausedPipelines: '1',
+            failedPipelines: '0',
+            unhealthyPipelines: '1',
+          },
+        ],
+      }),
+    });
+    const { user } = renderApp('/project/default/pipelines', api);
+    const rows = await screen.findAllByTestId(testIds.pipelineRow, {}, { timeout: 10_000 });
+    expect(rows).toHaveLength(25);
+    expect(rows.map((row) => within(row).getAllByRole('cell')[0]?.textContent)).toEqual(
+      recent.slice(0, 25),
+    );
+    expect(within(rows[1] as HTMLElement).getByTestId(testIds.pipelineState)).toHaveAttribute(
+      'data-state',
+      'PIPELINE_PAUSED',
+    );
+    expect(rows[1]).toHaveTextContent(/failure/i);
+    expect(await screen.findByText(/45 pipelines/)).toBeInTheDocument();
+    const lists = () => api.calls.filter((c) => c.method === 'pps_v2.API/ListPipeline');
+    // One call drew the page (more only when the 3 s poll asks for the same page again).
+    expect(lists().length).toBeGreaterThan(0);
+    for (const call of lists())
+      expect(call.body).toMatchObject({
+        projects: [{ name: 'default' }],
+        page: { order: 'RECENT', pageSize: '25', pageIndex: '0' },
+      });
+    // Nothing is asked per row (the count is the header's PipelinesSummary).
+    const others = api.calls.filter(
+      (c) =>
+        c.method.startsWith('pps_v2.API/') &&
+        c.method !== 'pps_v2.API/ListPipeline' &&
+        c.method !== 'pps_v2.API/PipelinesSummary',
+    );
+    expect(others).toEqual([]);
+
+    await user.click(screen.getByTitle('2'));
+    await waitFor(
+      () => expect(screen.getAllByTestId(testIds.pipelineRow)[0]).toHaveTextContent('p-19'),
+      { timeout: 10_000 },
+    );
+    expect(screen.getAllByTestId(testIds.pipelineRow)).toHaveLength(20);
+    expect(lists().at(-1)?.body).toMatchObject({ page: { pageIndex: '1' } });
+
+    // Sorting by name needs every pipeline: one unpaged call, sorted here.
+    await user.click(screen.getByText('Name'));
+    await waitFor(
+      () => expect(screen.getAllByTestId(testIds.pipelineRow)[0]).toHaveTextContent('p-00'),
+      { timeout: 10_000 },
+    );
+    expect(lists().at(-1)?.body).not.toHaveProperty('page');
+    expect(screen.getAllByTestId(testIds.pipelineRow)[1]).toHaveTextContent('p-01');
   }, 30_000);
 });

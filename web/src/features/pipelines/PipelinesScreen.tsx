@@ -1,5 +1,5 @@
 import { Alert, Button, Drawer, Flex, Table, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table/interface';
+import type { ColumnsType, SortOrder } from 'antd/es/table/interface';
 import { useState, type HTMLAttributes } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import type { PipelineInfo } from '@ivory/api';
@@ -8,7 +8,8 @@ import { testIds } from '../../test-ids.ts';
 import { EmptyState } from '../../ui/EmptyState/index.ts';
 import { Tabs } from '../../ui/Tabs/index.ts';
 import { JobsTable } from '../jobs/JobsScreen.tsx';
-import { pipelineType, usePipelines } from './api.ts';
+import { pipelineCount, usePipelinesSummary } from '../projects/api.ts';
+import { PIPELINE_PAGE_SIZE, pipelineType, usePipelinePage, usePipelines } from './api.ts';
 import { isPipelinesTab, paths, PIPELINES_TABS } from './paths.ts';
 import { PipelinePanel } from './PipelinePanel.tsx';
 import { JobStateTag, PipelineStateTag } from './states.tsx';
@@ -56,19 +57,37 @@ export function PipelinesScreen() {
   );
 }
 
-/** The pipelines table: state, last job, type, version, created; a row opens its panel. */
+/**
+ * The pipelines table: state, last job, type, version, created; a row opens its panel. Unsorted,
+ * it shows the platform's pages, the most recently changed pipelines first, each page one
+ * ListPipeline call that carries every row's state and last job; sorting by name or creation
+ * needs every pipeline, so only then is the whole list fetched and sorted here.
+ */
 function PipelinesTable({ project: projectId }: { project: string }) {
-  const pipelines = usePipelines(projectId);
+  const [sort, setSort] = useState<{ columnKey: string; order: SortOrder }>({
+    columnKey: 'name',
+    order: null,
+  });
+  const [pageIndex, setPageIndex] = useState(0);
+  const paged = !sort.order;
+  const page = usePipelinePage(projectId, pageIndex, paged);
+  const all = usePipelines(projectId, { enabled: !paged });
+  const pipelines = paged ? page : all;
+  // The header's PipelinesSummary (same query): the project's pipeline count, for the pager.
+  const summary = usePipelinesSummary([projectId]);
+  const mine = summary.data?.find((s) => s.project.name === projectId);
+  const total = mine ? pipelineCount(mine) : undefined;
   const navigate = useNavigate();
   const [selected, setSelected] = useState<string | null>(null);
   const [tab, setTab] = useState('info');
+  const orderOf = (key: string) => (sort.columnKey === key ? sort.order : null);
 
   const columns: ColumnsType<PipelineInfo> = [
     {
       title: 'Name',
       key: 'name',
       sorter: (a, b) => a.pipeline.name.localeCompare(b.pipeline.name),
-      defaultSortOrder: 'ascend',
+      sortOrder: orderOf('name'),
       render: (_, info) => (
         <Link to={paths.lineagePipeline(projectId, info.pipeline.name)}>{info.pipeline.name}</Link>
       ),
@@ -85,6 +104,7 @@ function PipelinesTable({ project: projectId }: { project: string }) {
       title: 'Created',
       key: 'created',
       sorter: (a, b) => createdAt(a) - createdAt(b),
+      sortOrder: orderOf('created'),
       render: (_, info) => formatTimestamp(info.details?.createdAt),
     },
     {
@@ -101,12 +121,48 @@ function PipelinesTable({ project: projectId }: { project: string }) {
   return (
     <>
       {pipelines.error ? <Alert type="error" message={pipelines.error.message} /> : null}
+      <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
+        {total !== undefined ? `${total} pipelines · ` : ''}
+        {paged ? 'most recently changed first' : 'sorted by the column'}
+      </Typography.Paragraph>
       <Table<PipelineInfo>
         rowKey={(info) => info.pipeline.name}
         columns={columns}
         dataSource={pipelines.data ?? []}
         loading={pipelines.isPending && !pipelines.error}
-        pagination={false}
+        pagination={
+          paged
+            ? {
+                pageSize: PIPELINE_PAGE_SIZE,
+                current: pageIndex + 1,
+                // Until the count arrives, a full page means there may be another.
+                total:
+                  total ??
+                  pageIndex * PIPELINE_PAGE_SIZE +
+                    (page.data?.length ?? 0) +
+                    (page.data?.length === PIPELINE_PAGE_SIZE ? 1 : 0),
+                showSizeChanger: false,
+                hideOnSinglePage: true,
+              }
+            : {
+                pageSize: PIPELINE_PAGE_SIZE,
+                current: pageIndex + 1,
+                showSizeChanger: false,
+                hideOnSinglePage: true,
+              }
+        }
+        onChange={(pagination, _filters, sorter) => {
+          const single = Array.isArray(sorter) ? sorter[0] : sorter;
+          const next = {
+            columnKey: String(single?.columnKey ?? 'name'),
+            order: single?.order ?? null,
+          };
+          // A new order starts at its first page.
+          const resorted =
+            next.order !== sort.order || (next.order && next.columnKey !== sort.columnKey);
+          setPageIndex(resorted ? 0 : (pagination.current ?? 1) - 1);
+          setSort(next);
+        }}
         size="small"
         onRow={(info) =>
           ({

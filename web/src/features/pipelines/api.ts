@@ -4,6 +4,7 @@ import {
   inspectPipeline,
   listJobs,
   listPipelines,
+  PPS,
   rerunPipeline,
   runCron,
   startPipeline,
@@ -22,6 +23,40 @@ export function usePipelines(project: string, options: { poll?: boolean; enabled
     queryFn: ({ signal }) => listPipelines(client, { projects: [project] }, signal),
     refetchInterval: options.poll === false ? false : PPS_POLL_MS,
     enabled: options.enabled ?? true,
+  });
+}
+
+/** Rows per page of the pipelines list. */
+export const PIPELINE_PAGE_SIZE = 25;
+
+/**
+ * One page of the project's pipelines, the most recently changed first (ListPipeline `page`,
+ * PipelinePage's one order, RECENT): the list draws its rows, with each pipeline's state and
+ * last job's state, from this one answer; polled for state changes.
+ */
+export function usePipelinePage(project: string, pageIndex: number, enabled = true) {
+  const client = useApi();
+  return useQuery({
+    queryKey: [...queryKeys.pipelines(project), '@page', PIPELINE_PAGE_SIZE, pageIndex] as const,
+    queryFn: ({ signal }) =>
+      client.collect<PipelineInfo>(
+        PPS,
+        'ListPipeline',
+        {
+          projects: [{ name: project }],
+          history: '0',
+          details: true,
+          page: {
+            order: 'RECENT',
+            pageSize: String(PIPELINE_PAGE_SIZE),
+            pageIndex: String(pageIndex),
+          },
+        },
+        signal,
+      ),
+    refetchInterval: PPS_POLL_MS,
+    enabled,
+    placeholderData: (previous) => previous,
   });
 }
 

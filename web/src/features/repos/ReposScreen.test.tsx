@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { BranchInfo, RepoInfo } from '@ivory/api';
+import { ApiError, type BranchInfo, type RepoInfo } from '@ivory/api';
 import { createFakeApiClient } from '../../test/fake-api-client.ts';
 import { renderApp } from '../../test/render.tsx';
 import { testIds } from '../../test-ids.ts';
@@ -172,5 +172,122 @@ describe('row extras', () => {
     // The rows' permissions came with the list: no Authorize call per row.
     const asked = client.calls.filter((c) => c.method === 'auth_v2.API/Authorize');
     expect(asked.some((c) => JSON.stringify(c.body).includes('REPO_DELETE'))).toBe(false);
+  }, 30_000);
+});
+
+describe('last commits', () => {
+  const names = Array.from({ length: 45 }, (_, i) => `repo-${String(i).padStart(2, '0')}`);
+  const commitOf = (name: string) => ({
+    commit: { repo: repoOf(name), id: `${name.replace('repo-', 'c0')}aaaaaaaaaaaa`, branch: null },
+    description: `newest of ${name}`,
+  });
+  const pagedRepos = {
+    'pfs_v2.API/ListRepo': (body: unknown) => {
+      const page = (body as { page: { pageSize: string; pageIndex: string } }).page;
+      const start = Number(page.pageIndex) * Number(page.pageSize);
+      return names
+        .slice(start, start + Number(page.pageSize))
+        .map((name) => repoInfo(name, '1', '2025-01-01T00:00:00Z'));
+    },
+    'pfs_v2.API/ReposSummary': () => ({
+      summaries: [{ project: { name: 'default' }, userRepoCount: '45', sizeBytes: '45' }],
+    }),
+  };
+  const namedIn = (body: unknown) =>
+    (body as { repos: { name: string; project: { name: string } }[] }).repos.map((r) => r.name);
+
+  it("draws a page's last commits from one ListRepoHeads call for its rows", async () => {
+    const client = createFakeApiClient({
+      ...pagedRepos,
+      'pfs_v2.API/ListRepoHeads': (body) =>
+        // repo-03 has no commit; the others answer their newest.
+        namedIn(body).map((name) => ({
+          repo: repoOf(name),
+          head: name === 'repo-03' ? null : commitOf(name),
+        })),
+    });
+    renderApp('/project/default/repos', client);
+    const rows = await screen.findAllByTestId(testIds.repoRow, {}, { timeout: 15_000 });
+    expect(
+      await within(rows[1] as HTMLElement).findByRole(
+        'link',
+        { name: 'c001aaaa' },
+        { timeout: 15_000 },
+      ),
+    ).toHaveAttribute('href', '/project/default/repos/repo-01/commit/c001aaaaaaaaaaaa');
+    await waitFor(() => expect(rows[19]).toHaveTextContent('c019aaaa'));
+    expect(within(rows[3] as HTMLElement).queryByRole('link', { name: /^c0/ })).toBeNull();
+    const heads = () => client.calls.filter((c) => c.method === 'pfs_v2.API/ListRepoHeads');
+    expect(heads()).toHaveLength(1);
+    expect(namedIn(heads()[0]?.body)).toEqual(names.slice(0, 20));
+    expect((heads()[0]?.body as { repos: unknown[] }).repos[0]).toEqual({
+      name: 'repo-00',
+      type: 'user',
+      project: { name: 'default' },
+    });
+    expect(client.calls.some((c) => c.method === 'pfs_v2.API/ListCommit')).toBe(false);
+
+    // The next page: one more call, for its rows only.
+    screen.getByTitle('2').click();
+    await waitFor(
+      () => expect(screen.getAllByTestId(testIds.repoRow)[0]).toHaveTextContent('c020aaaa'),
+      { timeout: 15_000 },
+    );
+    expect(heads()).toHaveLength(2);
+    expect(namedIn(heads()[1]?.body)).toEqual(names.slice(20, 40));
+    expect(client.calls.some((c) => c.method === 'pfs_v2.API/ListCommit')).toBe(false);
+  }, 30_000);
+
+  it('falls back to a ListCommit per row where the platform has no ListRepoHeads, and remembers', async () => {
+    const client = createFakeApiClient({
+      ...pagedRepos,
+      // A Pachyderm gateway answers an unknown route 404 (code 5).
+      'pfs_v2.API/ListRepoHeads': () => {
+        throw new ApiError(5, 'Not Found', [], 404);
+      },
+      'pfs_v2.API/ListCommit': (body) => [commitOf((body as { repo: { name: string } }).repo.name)],
+    });
+    renderApp('/project/default/repos', client);
+    const rows = await screen.findAllByTestId(testIds.repoRow, {}, { timeout: 15_000 });
+    await waitFor(() => expect(rows[19]).toHaveTextContent('c019aaaa'), { timeout: 15_000 });
+    expect(rows[0]).toHaveTextContent('c000aaaa');
+    const calls = (method: string) => client.calls.filter((c) => c.method === method);
+    expect(calls('pfs_v2.API/ListRepoHeads')).toHaveLength(1);
+    expect(calls('pfs_v2.API/ListCommit')).toHaveLength(20);
+    expect(calls('pfs_v2.API/ListCommit')[0]?.body).toMatchObject({ number: '1' });
+
+    // The next page asks row by row at once, without trying the batch again.
+    screen.getByTitle('2').click();
+    await waitFor(
+      () => expect(screen.getAllByTestId(testIds.repoRow)[0]).toHaveTextContent('c020aaaa'),
+      { timeout: 15_000 },
+    );
+    expect(calls('pfs_v2.API/ListRepoHeads')).toHaveLength(1);
+    await waitFor(() => expect(calls('pfs_v2.API/ListCommit')).toHaveLength(40));
+  }, 30_000);
+
+  it('after a failure that passes (14) falls back for that page only and tries the batch again', async () => {
+    let failures = 1;
+    const client = createFakeApiClient({
+      ...pagedRepos,
+      'pfs_v2.API/ListRepoHeads': (body) => {
+        if (failures-- > 0) throw new ApiError(14, 'unavailable', [], 503);
+        return namedIn(body).map((name) => ({ repo: repoOf(name), head: commitOf(name) }));
+      },
+      'pfs_v2.API/ListCommit': (body) => [commitOf((body as { repo: { name: string } }).repo.name)],
+    });
+    renderApp('/project/default/repos', client);
+    const rows = await screen.findAllByTestId(testIds.repoRow, {}, { timeout: 15_000 });
+    await waitFor(() => expect(rows[19]).toHaveTextContent('c019aaaa'), { timeout: 15_000 });
+    const calls = (method: string) => client.calls.filter((c) => c.method === method);
+    expect(calls('pfs_v2.API/ListCommit')).toHaveLength(20);
+
+    screen.getByTitle('2').click();
+    await waitFor(
+      () => expect(screen.getAllByTestId(testIds.repoRow)[0]).toHaveTextContent('c020aaaa'),
+      { timeout: 15_000 },
+    );
+    expect(calls('pfs_v2.API/ListRepoHeads')).toHaveLength(2);
+    expect(calls('pfs_v2.API/ListCommit')).toHaveLength(20);
   }, 30_000);
 });

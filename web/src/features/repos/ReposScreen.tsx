@@ -12,8 +12,8 @@ import { useToast } from '../../ui/Toast/index.ts';
 import {
   useDeleteRepo,
   useProject,
-  useRecentCommits,
   useRepoCount,
+  useRepoHead,
   useRepoPage,
   useRepos,
 } from './api.ts';
@@ -59,8 +59,7 @@ export function mayDelete(info: RepoInfo): boolean {
 const noCommit = <Typography.Text type="secondary">-</Typography.Text>;
 
 function LastCommit({ project, repo }: { project: string; repo: string }) {
-  const latest = useRecentCommits(project, repo, 1);
-  const commit = latest.data?.[0];
+  const commit = useRepoHead(project, repo).data;
   if (!commit) return noCommit;
   return (
     <Link

@@ -11,6 +11,7 @@ import {
 import { useApi } from '../../app/api-context.tsx';
 import { queryKeys } from '../../app/query-keys.ts';
 import { projectQuery, repoCountQuery, repoPageQuery } from './queries.ts';
+import { loadRepoHead } from './repo-heads.ts';
 
 export function useRepos(project: string, enabled = true) {
   const client = useApi();
@@ -52,6 +53,19 @@ export function useRecentCommits(project: string, repo: string, number: number) 
   return useQuery({
     queryKey: queryKeys.recentCommits(project, repo, number),
     queryFn: ({ signal }) => listCommits(client, { project, repo, number }, signal),
+    retry: false,
+  });
+}
+
+/**
+ * A repo's newest commit on any branch (the list's "Last commit"): the rows of a page share one
+ * ListRepoHeads call (repo-heads.ts).
+ */
+export function useRepoHead(project: string, repo: string) {
+  const client = useApi();
+  return useQuery({
+    queryKey: [...queryKeys.repos(project), '@head', repo] as const,
+    queryFn: () => loadRepoHead(client, project, repo),
     retry: false,
   });
 }
