@@ -23,6 +23,8 @@ import {
   type ProcessResult,
 } from './worker.ts';
 
+const runsAsRoot = process.getuid?.() === 0;
+
 /** Environment variables passed through from the server to datum processes. */
 const passThroughEnv = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'USER', 'SHELL'];
 
@@ -264,7 +266,7 @@ export class DatumLauncher {
     for (let attempt = 1; attempt <= spec.datumTries && !signal.aborted; attempt++) {
       const prepared = prepareSpec(this.c.o.blobs, dirs, files, run.inputNames, run.slotToken);
       if (run.sandboxed && prepared.spec.slot) {
-        if (process.getuid?.() === 0) prepared.spec.slot.outOwner = sandboxUid;
+        if (runsAsRoot) prepared.spec.slot.outOwner = sandboxUid;
         prepared.spec.slot.linkInputs = true;
       }
       // A working folder under /pfs is made in the slot (elsewhere, in a sandbox, it must exist).
