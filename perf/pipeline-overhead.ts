@@ -9,8 +9,12 @@
  * with parallelism 2, and again a shell loop; each job's ratio uses the mean of the two loops
  * around it. Every round is printed; the summary gives the median over the rounds. The first
  * round's first job also starts the pipeline (its repos and the process launcher).
+ *
+ * It also prints, per datum, the CPU time of the server (this process) and of the launcher and
+ * the launcher's wake-ups: figures that other processes' load distorts far less than wall time.
  */
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -36,6 +40,44 @@ async function shellLoop(): Promise<number> {
   const started = process.hrtime.bigint();
   execFileSync('sh', ['-c', 'for f in in/*; do cp -r "$f" out/; done'], { cwd: dir });
   return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const ticksPerSecond = 100;
+
+/** CPU time (ms) of a process and its voluntary context switches (its wake-ups). */
+function processCpu(pid: number): { self: number; wakeups: number } {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
+    // utime and stime are fields 14 and 15 (here 11 and 12: the first three are cut).
+    const [utime = 0, stime = 0] = fields.slice(11, 13);
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const wakeups = Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return { self: ((utime + stime) * 1000) / ticksPerSecond, wakeups };
+  } catch {
+    return { self: 0, wakeups: 0 };
+  }
+}
+
+/** The pid of the server's process launcher (a child of this process running launcher/main). */
+function launcherPid(): number | undefined {
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid !== process.pid) continue;
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('launcher/main'))
+        return Number(name);
+    } catch {
+      // gone
+    }
+  }
+  return undefined;
 }
 
 const median = (values: number[]) => {
@@ -64,7 +106,20 @@ async function main(): Promise<void> {
     await ok(url, 'pfs_v2.API/FinishCommit', { commit });
 
     let created = false;
+    /**
+     * CPU ms per datum of this process (the server, with its threads) and of the launcher, and
+     * the launcher's wake-ups (voluntary context switches) per datum: measures that the load of
+     * other processes distorts far less than wall time. (The first job starts the launcher: it
+     * has no launcher figures.)
+     */
+    const cpu: Record<number, { server: number[]; launcher: number[]; wakeups: number[] }> = {
+      1: { server: [], launcher: [], wakeups: [] },
+      2: { server: [], launcher: [], wakeups: [] },
+    };
     const runJob = async (parallelism: number): Promise<number> => {
+      let pid = launcherPid();
+      const serverBefore = process.cpuUsage();
+      const launcherBefore = pid ? processCpu(pid) : undefined;
       const started = process.hrtime.bigint();
       await ok(url, 'pps_v2.API/CreatePipelineV2', {
         createPipelineRequestJson: JSON.stringify({
@@ -83,6 +138,14 @@ async function main(): Promise<void> {
         wait: true,
       });
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const serverUsed = process.cpuUsage(serverBefore);
+      pid ??= launcherPid();
+      if (pid && launcherBefore) {
+        const after = processCpu(pid);
+        cpu[parallelism]!.server.push((serverUsed.user + serverUsed.system) / 1000 / count);
+        cpu[parallelism]!.launcher.push((after.self - launcherBefore.self) / count);
+        cpu[parallelism]!.wakeups.push((after.wakeups - launcherBefore.wakeups) / count);
+      }
       if (job.state !== 'JOB_SUCCESS' || job.dataProcessed !== String(count))
         throw new Error(`job ended ${job.state}: ${job.reason} (${job.dataProcessed} processed)`);
       return ms;
@@ -113,6 +176,17 @@ async function main(): Promise<void> {
         `  round ${round}: shell loops ${fmt(before)} ${fmt(middle)} ${fmt(after)} ms;` +
           ` job p1 ${fmt(job1)} ms (ratio ${ratio(r1.at(-1) as number)});` +
           ` job p2 ${fmt(job2)} ms (ratio ${ratio(r2.at(-1) as number)})`,
+      );
+    }
+    const perDatum = (values: number[]) =>
+      values.length
+        ? `${median(values).toFixed(3)} (${values.map((v) => v.toFixed(3)).join(' ')})`
+        : 'n/a';
+    for (const parallelism of [1, 2]) {
+      const c = cpu[parallelism]!;
+      console.log(
+        `  CPU ms per datum, parallelism ${parallelism} (median (rounds)): server ${perDatum(c.server)};` +
+          ` launcher ${perDatum(c.launcher)}; launcher wake-ups per datum ${perDatum(c.wakeups)}`,
       );
     }
     console.log(`  plain shell loop (${count} x cp), median: ${fmt(median(loops))} ms`);

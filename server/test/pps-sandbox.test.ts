@@ -178,6 +178,51 @@ describe('the sandbox around pipeline code', () => {
     expect((await lastJob(url, 'leaver')).state).toBe('JOB_SUCCESS');
   });
 
+  it('each datum sees only its own inputs, however many ran in its slot before it', async () => {
+    // Folders, nested files and empty files, over two inputs: the slots are emptied between
+    // datums from what was put in them, not by listing them.
+    await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('nest') });
+    const nest: Record<string, string> = {};
+    for (let i = 0; i < 24; i++) {
+      if (i % 3 === 0) nest[`/d${i}/x/deep.txt`] = `deep ${i}`;
+      else if (i % 3 === 1) nest[`/e${i}.txt`] = '';
+      else nest[`/f${i}.txt`] = `file ${i}`;
+    }
+    await commitFiles(url, 'nest', nest);
+    await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('side') });
+    await commitFiles(url, 'side', { '/s1/one.txt': 'one', '/s2.txt': 'two' });
+    await createPipeline(url, {
+      pipeline: pipeline('lister'),
+      transform: {
+        cmd: [
+          'sh',
+          '-c',
+          'n=$(ls /pfs/nest)-$(ls /pfs/side); (cd /pfs && find nest side | sort) > /pfs/out/$n',
+        ],
+      },
+      input: {
+        cross: [{ pfs: { repo: 'nest', glob: '/*' } }, { pfs: { repo: 'side', glob: '/*' } }],
+      },
+    });
+    const job = await lastJob(url, 'lister');
+    expect(job.state).toBe('JOB_SUCCESS');
+    const files = await readAll(url, 'lister', job.job.id);
+    const sides: Record<string, string[]> = {
+      s1: ['side/s1', 'side/s1/one.txt'],
+      's2.txt': ['side/s2.txt'],
+    };
+    const expected: Record<string, string> = {};
+    for (const top of Object.keys(nest).map((p) => p.split('/')[1] as string))
+      for (const [side, sideEntries] of Object.entries(sides)) {
+        const nestEntries = top.startsWith('d')
+          ? [`nest/${top}`, `nest/${top}/x`, `nest/${top}/x/deep.txt`]
+          : [`nest/${top}`];
+        expected[`/${top}-${side}`] =
+          ['nest', ...nestEntries, 'side', ...sideEntries].sort().join('\n') + '\n';
+      }
+    expect(files).toEqual(expected);
+  });
+
   it('a link to an input under /pfs becomes a copy of it', async () => {
     await createPipeline(url, {
       pipeline: pipeline('copier'),

@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CommitRow } from '../pfs/rows.ts';
 import type { DatumFile } from './datums.ts';
-import type { LaunchRequest, ShellSpec } from './launcher.ts';
+import type { LaunchRequest, ShellSpec, SlotFolder } from './launcher.ts';
 import {
   emptyStats,
   isTerminal,
@@ -18,10 +18,13 @@ import {
   prepareSpec,
   processResult,
   rewritePfs,
+  slotFolder,
   stageDir,
   type DatumDirs,
   type ProcessResult,
 } from './worker.ts';
+
+const runsAsRoot = process.getuid?.() === 0;
 
 /** Environment variables passed through from the server to datum processes. */
 const passThroughEnv = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'USER', 'SHELL'];
@@ -46,8 +49,27 @@ export interface JobRun {
   stats: Stats;
   results: { id: string; fields: Partial<Omit<DatumRow, 'job_rowid' | 'id'>> }[];
   flushTimer: NodeJS.Timeout | null;
-  /** Its worker slots' shells, by slot folder (made once). */
-  shells: Map<string, ShellSpec>;
+  /** What its datums in each worker slot share, by slot folder (made once). */
+  slots: Map<string, SlotLaunch>;
+}
+
+/**
+ * What a job's datums in one worker slot share, made once: the same objects for every datum, so
+ * the launcher is sent them once (see RunMessage) and quotes the environment once.
+ */
+interface SlotLaunch {
+  shell: ShellSpec;
+  /** The datums' environment but PACH_DATUM_ID (each request's `extraEnv`). */
+  env: Record<string, string>;
+  slot: SlotFolder;
+  collect: { out: string; stage: string };
+  cwd: string;
+  /** A working folder the slot must have (made by prepare), or ''. */
+  makeCwd: string;
+  cmd: string[];
+  stdin: string;
+  errCmd: string[];
+  errStdin: string;
 }
 
 /**
@@ -109,7 +131,7 @@ export class DatumLauncher {
       stats,
       results: [],
       flushTimer: null,
-      shells: new Map(),
+      slots: new Map(),
     };
   }
 
@@ -179,26 +201,28 @@ export class DatumLauncher {
     return env;
   }
 
-  /** A datum's environment: /pfs is the real /pfs in a sandbox, else the slot's folder. */
-  datumEnv(run: JobRun, datumId: string, dirs: DatumDirs): Record<string, string> {
+  /**
+   * A slot's datums' environment but PACH_DATUM_ID: /pfs is the real /pfs in a sandbox, else the
+   * slot's folder.
+   */
+  slotEnv(run: JobRun, dirs: DatumDirs): Record<string, string> {
     const pfs = run.sandboxed ? '/pfs' : dirs.pfs;
     const env: Record<string, string> = {
       ...(run.baseEnv as Record<string, string>),
       ...(run.sandboxed ? { HOME: '/tmp', TMPDIR: '/tmp' } : {}),
-      PACH_DATUM_ID: datumId,
       PFS: pfs,
       PFS_OUT: path.join(pfs, 'out'),
     };
     for (const name of run.inputNames)
       env[`PFS_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`] = path.join(pfs, name);
+    // (Set for each datum: never one of the job's own variables.)
+    delete env.PACH_DATUM_ID;
     return env;
   }
 
   /** The long-lived shell of a worker slot: in a sandbox that sees only the slot's /pfs. */
   slotShell(run: JobRun, dirs: DatumDirs): ShellSpec {
-    let shell = run.shells.get(dirs.root);
-    if (shell) return shell;
-    shell = !run.sandboxed
+    return !run.sandboxed
       ? { key: dirs.root, argv: ['/bin/sh'], sandboxed: false }
       : {
           key: dirs.root,
@@ -209,8 +233,40 @@ export class DatumLauncher {
             hidden: [this.c.o.dataDir, this.c.workDir],
           }),
         };
-    run.shells.set(dirs.root, shell);
-    return shell;
+  }
+
+  /** What the job's datums in a worker slot share (made on its first datum). */
+  slotLaunch(run: JobRun, dirs: DatumDirs): SlotLaunch {
+    let shared = run.slots.get(dirs.root);
+    if (shared) return shared;
+    const { transform } = run.spec;
+    // In a sandbox /pfs is real: commands run as written. Else /pfs is the slot's folder.
+    const rewrite = (list: string[]) =>
+      run.sandboxed ? list : list.map((s) => rewritePfs(s, dirs.pfs));
+    const stdin = (list: string[]) => (list.length > 0 ? rewrite(list).join('\n') + '\n' : '');
+    const slot = slotFolder(dirs, run.inputNames, run.slotToken);
+    if (run.sandboxed) {
+      if (runsAsRoot) slot.outOwner = sandboxUid;
+      slot.linkInputs = true;
+    }
+    const workingDir = transform.workingDir;
+    const hostCwd = workingDir ? rewritePfs(workingDir, dirs.pfs) : '';
+    shared = {
+      shell: this.slotShell(run, dirs),
+      env: this.slotEnv(run, dirs),
+      slot,
+      collect: { out: dirs.out, stage: stageDir(run.jobDir) },
+      cwd: run.sandboxed ? workingDir || '/' : hostCwd || dirs.root,
+      // A working folder under /pfs is made in the slot (elsewhere, in a sandbox, it must exist).
+      makeCwd:
+        hostCwd.startsWith(dirs.pfs + path.sep) || (hostCwd && !run.sandboxed) ? hostCwd : '',
+      cmd: rewrite(transform.cmd),
+      stdin: stdin(transform.stdin),
+      errCmd: rewrite(transform.errCmd),
+      errStdin: stdin(transform.errStdin),
+    };
+    run.slots.set(dirs.root, shared);
+    return shared;
   }
 
   /** Runs one datum (its tries, then errCmd); its result is queued with recordDatum. */
@@ -232,26 +288,21 @@ export class DatumLauncher {
       );
       return;
     }
-    const env = this.datumEnv(run, datum.id, dirs);
-    // In a sandbox /pfs is real: commands run as written. Else /pfs is the slot's folder.
-    const rewrite = (list: string[]) =>
-      run.sandboxed ? list : list.map((s) => rewritePfs(s, dirs.pfs));
-    const workingDir = spec.transform.workingDir;
-    const cwd = run.sandboxed ? workingDir || '/' : rewritePfs(workingDir, dirs.pfs) || dirs.root;
-    const hostCwd = workingDir ? rewritePfs(workingDir, dirs.pfs) : '';
-    const shell = this.slotShell(run, dirs);
+    const shared = this.slotLaunch(run, dirs);
+    const extraEnv = { PACH_DATUM_ID: datum.id };
     const launch = (
       cmd: string[],
-      stdin: string[],
+      stdin: string,
       acceptReturnCode: number[],
       extra: Pick<LaunchRequest, 'prepare' | 'collect'> = {},
     ) =>
       this.c.launcher.run({
-        cmd: rewrite(cmd),
-        stdin: stdin.length > 0 ? rewrite(stdin).join('\n') + '\n' : '',
-        env,
-        cwd,
-        shell,
+        cmd,
+        stdin,
+        env: shared.env,
+        extraEnv,
+        cwd: shared.cwd,
+        shell: shared.shell,
         timeoutMs: spec.datumTimeoutMs,
         group: run.group,
         limit: run.parallelism,
@@ -262,28 +313,17 @@ export class DatumLauncher {
       });
     let lastReason = '';
     for (let attempt = 1; attempt <= spec.datumTries && !signal.aborted; attempt++) {
-      const prepared = prepareSpec(this.c.o.blobs, dirs, files, run.inputNames, run.slotToken);
-      if (run.sandboxed && prepared.spec.slot) {
-        if (process.getuid?.() === 0) prepared.spec.slot.outOwner = sandboxUid;
-        prepared.spec.slot.linkInputs = true;
-      }
-      // A working folder under /pfs is made in the slot (elsewhere, in a sandbox, it must exist).
-      if (hostCwd.startsWith(dirs.pfs + path.sep) || (hostCwd && !run.sandboxed))
-        prepared.spec.dirs.push(hostCwd);
+      const prepared = prepareSpec(this.c.o.blobs, shared.slot, files);
+      if (shared.makeCwd) prepared.spec.dirs.push(shared.makeCwd);
       this.c.systemLog(
         job,
         datum.id,
         `started datum ${datum.id} (attempt ${attempt} of ${spec.datumTries})`,
       );
-      const launched = await launch(
-        spec.transform.cmd,
-        spec.transform.stdin,
-        spec.transform.acceptReturnCode,
-        {
-          prepare: prepared.spec,
-          collect: { out: dirs.out, stage: stageDir(run.jobDir) },
-        },
-      );
+      const launched = await launch(shared.cmd, shared.stdin, spec.transform.acceptReturnCode, {
+        prepare: prepared.spec,
+        collect: shared.collect,
+      });
       if (signal.aborted) return;
       stats.downloadMs += launched.prepareMs;
       stats.processMs += launched.ms;
@@ -331,7 +371,7 @@ export class DatumLauncher {
     let state: 'FAILED' | 'RECOVERED' = 'FAILED';
     if (spec.transform.errCmd.length > 0) {
       this.c.systemLog(job, datum.id, 'running errCmd');
-      const launched = await launch(spec.transform.errCmd, spec.transform.errStdin, []);
+      const launched = await launch(shared.errCmd, shared.errStdin, []);
       if (signal.aborted) return;
       stats.processMs += launched.ms;
       const result = processResult(

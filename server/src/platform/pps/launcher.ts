@@ -5,9 +5,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 import {
   noResult,
+  sharedFields,
   type FromLauncher,
   type LaunchResult,
   type RunFields,
+  type RunMessage,
+  type SharedField,
   type ToLauncher,
 } from './launcher/protocol.ts';
 
@@ -51,6 +54,8 @@ export class Launcher {
   private closed = false;
   /** The shells' argv the current launcher process has been sent, by key. */
   private sentShells = new Map<string, string[]>();
+  /** The shared fields of the last request sent for each shell key (see RunMessage). */
+  private sentFields = new Map<string, Partial<Record<SharedField, unknown>>>();
 
   /** `logDir`: a folder of its own, where processes' output is staged while they run. */
   constructor(private readonly logDir: string) {}
@@ -63,6 +68,7 @@ export class Launcher {
     });
     this.child = child;
     this.sentShells = new Map();
+    this.sentFields = new Map();
     child.stdin?.on('error', () => undefined);
     const lines = createInterface({ input: child.stdout!, crlfDelay: Infinity });
     lines.on('line', (text) => {
@@ -125,20 +131,46 @@ export class Launcher {
       // A shell's argv goes once (the launcher keeps it until `forget`).
       const sent = this.sentShells.get(shell.key);
       const known = sent !== undefined && sameArgv(sent, shell.argv);
-      if (!known) this.sentShells.set(shell.key, shell.argv);
-      this.send({
-        t: 'run',
-        id,
+      if (!known) {
+        this.sentShells.set(shell.key, shell.argv);
+        this.sentFields.delete(shell.key);
+      }
+      const message: RunMessage = {
         ...fields,
         shell: known ? { key: shell.key, sandboxed: shell.sandboxed } : shell,
-      });
+      };
+      this.leaveOutShared(shell.key, message);
+      this.send({ t: 'run', id, ...message });
     });
+  }
+
+  /**
+   * Leaves out of `message` the shared fields that are the same (the same object, or an equal
+   * string) as in the last request sent for `key`, naming them in `same`.
+   */
+  private leaveOutShared(key: string, message: RunMessage): void {
+    let last = this.sentFields.get(key);
+    if (!last) this.sentFields.set(key, (last = {}));
+    const same: SharedField[] = [];
+    const fields = message as Partial<Record<SharedField, unknown>>;
+    for (const name of sharedFields) {
+      const value = name === 'slot' ? message.prepare?.slot : fields[name];
+      if (value === undefined) continue;
+      if (last[name] === value) {
+        same.push(name);
+        if (name === 'slot') message.prepare = { ...message.prepare!, slot: undefined };
+        else delete fields[name];
+      } else last[name] = value;
+    }
+    if (same.length > 0) message.same = same;
   }
 
   /** Forgets the slot folders under `prefix` (their job ended and removed them). */
   forget(prefix: string): void {
     for (const key of this.sentShells.keys())
       if (key === prefix || key.startsWith(prefix + path.sep)) this.sentShells.delete(key);
+    for (const key of this.sentFields.keys())
+      if (key === prefix || key.startsWith(prefix + path.sep)) this.sentFields.delete(key);
     if (this.child) this.send({ t: 'forget', prefix });
   }
 

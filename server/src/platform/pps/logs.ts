@@ -65,7 +65,8 @@ export class LogStore {
       ts: line.ts ?? Date.now(),
     };
     this.buffer.push(entry);
-    this.emitter.emit('line', { ...entry, id: 0 });
+    // (Most lines have no follower: no copy for them.)
+    if (this.emitter.listenerCount('line') > 0) this.emitter.emit('line', { ...entry, id: 0 });
     if (!this.timer) {
       this.timer = setTimeout(() => this.flush(), flushIntervalMs);
       this.timer.unref();

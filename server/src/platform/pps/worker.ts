@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { DatumFile } from './datums.ts';
-import type { LaunchResult, PrepareSpec } from './launcher.ts';
+import type { LaunchResult, PrepareSpec, SlotFolder } from './launcher.ts';
 
 /** A datum's folder with a /pfs-like layout (inputs in, outputs out), and its process's result. */
 
@@ -25,28 +25,27 @@ export function stageDir(jobDir: string): string {
   return path.join(jobDir, 'staged');
 }
 
+/** A worker slot's folder as the launcher prepares it (see SlotFolder). */
+export function slotFolder(dirs: DatumDirs, inputNames: string[], token: string): SlotFolder {
+  return { ...dirs, inputs: inputNames.map((name) => path.join(dirs.pfs, name)), token };
+}
+
 /**
  * What the launcher does before a datum's process starts: its input files appear under
  * <root>/pfs/<input>/<path>, copied from the blob store (reflinks where the filesystem can, so
  * no bytes are copied; never hard links, as a process that writes to its input must not change
- * the stored blob), in a slot folder the launcher empties between datums.
+ * the stored blob — unless the slot says `linkInputs`), in a slot folder the launcher empties
+ * between datums.
  */
 export function prepareSpec(
   blobs: BlobStore,
-  dirs: DatumDirs,
+  slot: SlotFolder,
   files: DatumFile[],
-  inputNames: string[],
-  token: string,
 ): { spec: PrepareSpec; bytes: number } {
-  const slot = {
-    ...dirs,
-    inputs: inputNames.map((name) => path.join(dirs.pfs, name)),
-    token,
-  };
   const spec: PrepareSpec = { slot, dirs: [], copies: [], empties: [] };
   let bytes = 0;
   for (const file of files) {
-    const target = path.join(dirs.pfs, file.input, file.path);
+    const target = path.join(slot.pfs, file.input, file.path);
     if (file.emptyFile || file.sizeBytes === 0) spec.empties.push(target);
     else {
       spec.copies.push([blobs.pathOf(file.hash), target, file.sizeBytes]);

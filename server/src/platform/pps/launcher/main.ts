@@ -14,8 +14,16 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
-import type { FromLauncher, LaunchResult, RunFields, RunMessage, ToLauncher } from './protocol.ts';
-import { noResult } from './protocol.ts';
+import type {
+  FromLauncher,
+  LaunchResult,
+  RunFields,
+  RunMessage,
+  SharedField,
+  SlotFolder,
+  ToLauncher,
+} from './protocol.ts';
+import { noResult, sharedFields } from './protocol.ts';
 import { collect, distrustSlot, forgetFolders, prepare, resetSlot } from './slot-files.ts';
 import { SlotShells, type ShellEntry } from './slot-shells.ts';
 
@@ -158,7 +166,7 @@ function runDirect(entry: Entry): void {
   const started = performance.now();
   const child = spawn(program, args, {
     cwd: request.cwd,
-    env: request.env,
+    env: request.extraEnv ? { ...request.env, ...request.extraEnv } : request.env,
     stdio: ['ignore', 'ignore', 'ignore'],
   });
   entry.phase = 'running';
@@ -176,24 +184,44 @@ function runDirect(entry: Entry): void {
 
 /** The shells' argv, by key, as the server sent them with a key's first request. */
 const shellArgv = new Map<string, string[]>();
+/** The shared fields of each shell key's last request (see RunMessage). */
+const lastShared = new Map<string, Partial<Record<SharedField, unknown>>>();
 
-/** A request as sent, with its shell's argv filled in (or why it cannot be). */
+/**
+ * A request as sent, with its shell's argv and the shared fields it left out filled in (or why
+ * they cannot be).
+ */
 function complete(message: RunMessage & { id: number }): (RunFields & { id: number }) | string {
-  const { shell } = message;
-  if (!shell) return { ...message, shell: undefined };
-  if (shell.argv) {
-    shellArgv.set(shell.key, shell.argv);
-    return { ...message, shell: { ...shell, argv: shell.argv } };
-  }
-  const argv = shellArgv.get(shell.key);
+  const { shell, same, ...fields } = message;
+  if (!shell) return { ...(fields as RunFields & { id: number }), shell: undefined };
+  let argv = shell.argv;
+  if (argv) {
+    shellArgv.set(shell.key, argv);
+    lastShared.delete(shell.key);
+  } else argv = shellArgv.get(shell.key);
   if (!argv) return `no shell is known for ${shell.key}`;
-  return { ...message, shell: { ...shell, argv } };
+  let last = lastShared.get(shell.key);
+  if (!last) lastShared.set(shell.key, (last = {}));
+  const values = fields as Partial<Record<SharedField, unknown>>;
+  for (const name of sharedFields) {
+    if (same?.includes(name)) {
+      if (last[name] === undefined) return `no earlier ${name} is known for ${shell.key}`;
+      if (name === 'slot') fields.prepare = { ...fields.prepare!, slot: last.slot as SlotFolder };
+      else values[name] = last[name];
+    } else {
+      const value = name === 'slot' ? fields.prepare?.slot : values[name];
+      if (value !== undefined) last[name] = value;
+    }
+  }
+  return { ...(fields as RunFields & { id: number }), shell: { ...shell, argv } };
 }
 
 async function receive(message: RunMessage & { id: number }): Promise<void> {
   const completed = complete(message);
   const request: RunFields & { id: number } =
-    typeof completed === 'string' ? { ...message, shell: undefined } : completed;
+    typeof completed === 'string'
+      ? { cmd: [], cwd: '/', env: {}, stdin: '', ...message, shell: undefined }
+      : completed;
   const entry: Entry = {
     id: request.id,
     request,
@@ -250,9 +278,10 @@ input.on('line', (line) => {
   if (message.t === 'run') void receive(message);
   else if (message.t === 'kill') kill(message.id);
   else if (message.t === 'forget') {
-    for (const key of shellArgv.keys())
-      if (key === message.prefix || key.startsWith(message.prefix + path.sep))
-        shellArgv.delete(key);
+    const under = (key: string) =>
+      key === message.prefix || key.startsWith(message.prefix + path.sep);
+    for (const key of shellArgv.keys()) if (under(key)) shellArgv.delete(key);
+    for (const key of lastShared.keys()) if (under(key)) lastShared.delete(key);
     forgetFolders(message.prefix);
     shells.forget(message.prefix);
   }

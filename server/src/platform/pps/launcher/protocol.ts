@@ -64,6 +64,11 @@ export interface RunFields {
   cmd: string[];
   cwd: string;
   env: Record<string, string>;
+  /**
+   * Variables of this request alone, set over `env` (a datum's ID): `env` can then be one object
+   * for all the requests of a shell, sent once (see RunMessage) and quoted once.
+   */
+  extraEnv?: Record<string, string>;
   /** Written to the process's stdin, which is then closed. */
   stdin: string;
   /** Killed (its whole sandbox or process group) after this long; 0 = no limit. */
@@ -116,10 +121,23 @@ export const noResult: LaunchResult = {
   collectError: '',
 };
 
-/** A request as sent: its shell's argv left out when the launcher has it already. */
-export type RunMessage = Omit<RunFields, 'shell'> & {
-  shell?: Omit<ShellSpec, 'argv'> & { argv?: string[] };
-};
+/**
+ * Fields of a shell's requests that are most often the same object for all of them (a job's
+ * datums in one worker slot): each is sent with a key's first request, and after only when it
+ * changes; `same` names those left out, which the launcher takes from its last request.
+ */
+export const sharedFields = ['env', 'cmd', 'cwd', 'stdin', 'collect', 'slot'] as const;
+export type SharedField = (typeof sharedFields)[number];
+
+/**
+ * A request as sent: its shell's argv left out when the launcher has it already, and the shared
+ * fields named in `same` left out (`slot` is `prepare.slot`).
+ */
+export type RunMessage = Omit<RunFields, 'shell' | 'env' | 'cmd' | 'cwd' | 'stdin'> &
+  Partial<Pick<RunFields, 'env' | 'cmd' | 'cwd' | 'stdin'>> & {
+    shell?: Omit<ShellSpec, 'argv'> & { argv?: string[] };
+    same?: SharedField[];
+  };
 
 export type ToLauncher =
   | ({ t: 'run'; id: number } & RunMessage)

@@ -53,7 +53,37 @@ let trashCount = 0;
  */
 const spares = new Map<string, string[]>();
 const maxSpares = 64;
+/**
+ * What `prepare` put in a slot whose process cannot write there (a sandbox binds the inputs
+ * read-only and never shows the slot's own pfs folder), by root: the entries directly under an
+ * input folder or the pfs folder, so emptying the slot needs no listing of those folders.
+ */
+interface Made {
+  dir: string;
+  name: string;
+  /** A link to a blob (unlinked), a copied file (a spare after), or a folder. */
+  kind: 'link' | 'file' | 'dir';
+}
+const madeBySlot = new Map<string, Map<string, Made>>();
+
+/** Notes an entry `prepare` made at `full` (a path under the slot's pfs folder). */
+function noteMade(slot: SlotFolder, made: Map<string, Made>, full: string, kind: Made['kind']) {
+  const [first = '', second, ...deeper] = path.relative(slot.pfs, full).split(path.sep);
+  if (first === '' || first === '..' || first === path.basename(slot.out)) return;
+  const isInput = slot.inputs.some((dir) => path.basename(dir) === first);
+  if (isInput && second === undefined) return; // the input folder itself
+  const entry: Made = isInput
+    ? {
+        dir: path.join(slot.pfs, first),
+        name: second as string,
+        kind: deeper.length ? 'dir' : kind,
+      }
+    : { dir: slot.pfs, name: first, kind: second === undefined ? kind : 'dir' };
+  const key = path.join(entry.dir, entry.name);
+  if (!made.has(key) || entry.kind === 'dir') made.set(key, entry);
+}
 const copyBuffer = Buffer.allocUnsafe(64 * 1024);
+const runsAsRoot = process.getuid?.() === 0;
 
 /** Moves `full` into the slot's trash folder (a rename: far cheaper than deleting a file). */
 function discard(slot: SlotFolder, full: string): string {
@@ -73,6 +103,7 @@ function missing(dir: string): boolean {
  */
 function rebuildSlot(slot: SlotFolder): void {
   readySlots.delete(slot.root);
+  madeBySlot.delete(slot.root);
   mkdirSync(slot.trash, { recursive: true });
   if (missing(slot.pfs)) {
     rmSync(slot.root, { recursive: true, force: true });
@@ -96,6 +127,23 @@ export function resetSlot(slot: SlotFolder, outEmpty: boolean): void {
   readySlots.delete(slot.root);
   let pool = spares.get(slot.trash);
   if (!pool) spares.set(slot.trash, (pool = []));
+  const made = slot.linkInputs ? madeBySlot.get(slot.root) : undefined;
+  madeBySlot.delete(slot.root);
+  if (made) {
+    // Only what prepare made is there (the process could not write there): no listing.
+    for (const { dir, name, kind } of made.values()) {
+      const full = path.join(dir, name);
+      if (kind === 'link') unlinkSync(full);
+      else {
+        const moved = discard(slot, full);
+        if (kind === 'file' && pool.length < maxSpares) pool.push(moved);
+      }
+    }
+    if (!outEmpty)
+      for (const name of readdirSync(slot.out)) discard(slot, path.join(slot.out, name));
+    readySlots.set(slot.root, slot.token);
+    return;
+  }
   for (const dir of slot.inputs)
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       // A link to a blob is only unlinked (it never becomes a spare: writing over it would
@@ -118,6 +166,7 @@ export function resetSlot(slot: SlotFolder, outEmpty: boolean): void {
 /** The slot's next datum may not trust it: it is emptied before that datum's inputs arrive. */
 export function distrustSlot(root: string): void {
   readySlots.delete(root);
+  madeBySlot.delete(root);
 }
 
 /**
@@ -192,23 +241,39 @@ function copySmall(src: string, dst: string, slot: SlotFolder | undefined): void
 export async function prepare(spec: PrepareSpec): Promise<void> {
   if (spec.slot && readySlots.get(spec.slot.root) !== spec.slot.token) rebuildSlot(spec.slot);
   if (spec.slot) readySlots.delete(spec.slot.root);
-  const made = new Set<string>(spec.slot ? [...spec.slot.inputs, spec.slot.out] : []);
+  // Kept for resetSlot only where the process cannot add to what it lists (see madeBySlot).
+  const slot = spec.slot;
+  const noted = slot?.linkInputs ? new Map<string, Made>() : undefined;
+  if (slot) madeBySlot.delete(slot.root);
+  const note = (full: string, kind: Made['kind']) => {
+    if (slot && noted) noteMade(slot, noted, full, kind);
+  };
+  const made = new Set<string>(slot ? [...slot.inputs, slot.out] : []);
   const ensureDir = (dir: string) => {
     if (made.has(dir)) return;
     mkdirSync(dir, { recursive: true });
     made.add(dir);
+    note(dir, 'dir');
   };
   for (const dir of spec.dirs) ensureDir(dir);
   for (const [, dst] of spec.copies) ensureDir(path.dirname(dst));
   for (const file of spec.empties) ensureDir(path.dirname(file));
-  for (const file of spec.empties) writeFileSync(file, '');
+  for (const file of spec.empties) {
+    writeFileSync(file, '');
+    note(file, 'file');
+  }
   const large: Promise<void>[] = [];
   for (const [src, dst, size] of spec.copies) {
-    if (spec.slot?.linkInputs && linked(src, dst)) continue;
+    if (slot?.linkInputs && linked(src, dst)) {
+      note(dst, 'link');
+      continue;
+    }
+    note(dst, 'file');
     if (size > smallFile) large.push(fsp.copyFile(src, dst, constants.COPYFILE_FICLONE));
-    else copySmall(src, dst, spec.slot);
+    else copySmall(src, dst, slot);
   }
   await Promise.all(large);
+  if (slot && noted) madeBySlot.set(slot.root, noted);
 }
 
 /** A file's sha256 and size: read whole when small, else streamed. */
@@ -299,7 +364,7 @@ export async function collect(spec: {
         // A sandboxed process's file becomes the server's, read-only to others, before it is
         // hashed (it cannot be changed after).
         if (spec.sandboxPfs !== undefined) {
-          if (process.getuid?.() === 0) chownSync(full, 0, 0);
+          if (runsAsRoot) chownSync(full, 0, 0);
           chmodSync(full, 0o644);
         }
         const { hash, size } = await hashFile(full);
@@ -316,6 +381,7 @@ export async function collect(spec: {
 export function forgetFolders(prefix: string): void {
   const under = (dir: string) => dir === prefix || dir.startsWith(prefix + path.sep);
   for (const root of readySlots.keys()) if (under(root)) readySlots.delete(root);
+  for (const root of madeBySlot.keys()) if (under(root)) madeBySlot.delete(root);
   for (const stage of stages) if (under(stage)) stages.delete(stage);
   for (const trash of spares.keys()) if (under(trash)) spares.delete(trash);
 }

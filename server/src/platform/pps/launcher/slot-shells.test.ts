@@ -16,14 +16,19 @@ let shells: SlotShells;
 let nextId = 0;
 
 /** Hands a request to its slot's shell; resolves with its exit and the lines it printed. */
-function run(key: string, cmd: string[], limit = 1): { entry: ShellEntry; done: Promise<Ran> } {
+function run(
+  key: string,
+  cmd: string[],
+  limit = 1,
+  env: Pick<RunFields, 'env' | 'extraEnv'> = { env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } },
+): { entry: ShellEntry; done: Promise<Ran> } {
   const lines: string[] = [];
   let resolve!: (ran: Ran) => void;
   const done = new Promise<Ran>((r) => (resolve = r));
   const request: RunFields = {
     cmd,
     cwd: dir,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    ...env,
     stdin: '',
     timeoutMs: 0,
     group: 'job',
@@ -66,6 +71,21 @@ describe('SlotShells', () => {
     expect(second.status).toBe(0);
     expect(second.lines[0]).toBe('ran');
     expect(Number(second.lines[1])).not.toBe(shellPid);
+  });
+
+  it('gives each process its shared environment with its own variables set over it', async () => {
+    const shared = { PATH: process.env.PATH ?? '/usr/bin:/bin', JOB: 'j1', DATUM: 'none' };
+    const printEnv = ['sh', '-c', 'echo "$JOB $DATUM ${OTHER:-unset}"'];
+    const lines: string[] = [];
+    const extras: (Record<string, string> | undefined)[] = [
+      { DATUM: 'd1' },
+      { OTHER: 'o2' },
+      undefined,
+    ];
+    // The same shared object for every request (quoted once), each with its own extras.
+    for (const extraEnv of extras)
+      lines.push(...(await run('slot-0', printEnv, 1, { env: shared, extraEnv }).done).lines);
+    expect(lines).toEqual(['j1 d1 unset', 'j1 none o2', 'j1 none unset']);
   });
 
   it('reports a request killed while it waits for a token as killed, not run again', async () => {

@@ -108,6 +108,8 @@ const shellWords = new Set(
 export class SlotShells {
   private readonly groups = new Map<string, Group>();
   private readonly shells = new Map<string, Shell>();
+  /** Shared environments as the shell's assignments, by object (see assignments). */
+  private readonly quotedEnv = new WeakMap<Record<string, string>, string>();
   /** Whether a name is a program on a PATH, by PATH and name, until `forget`. */
   private readonly programsOnPath = new Map<string, boolean>();
   private count = 0;
@@ -366,6 +368,24 @@ export class SlotShells {
   }
 
   /**
+   * A request's variables as the shell's assignments (`K='v' `…): its shared `env` quoted once
+   * (the datums of a slot share one object), then its `extraEnv` (which then names no variable
+   * of `env`: dash keeps the last of two assignments, but one is clearer).
+   */
+  private assignments(request: RunFields): string {
+    const quoteAll = (env: Record<string, string>) =>
+      Object.entries(env)
+        .map(([k, v]) => `${k}=${quote(v)} `)
+        .join('');
+    const extra = request.extraEnv;
+    if (extra && Object.keys(extra).some((key) => Object.hasOwn(request.env, key)))
+      return quoteAll({ ...request.env, ...extra });
+    let shared = this.quotedEnv.get(request.env);
+    if (shared === undefined) this.quotedEnv.set(request.env, (shared = quoteAll(request.env)));
+    return extra ? shared + quoteAll(extra) : shared;
+  }
+
+  /**
    * The shell command that runs a request: wait for a token, cd, environment, the program with
    * its stdin (a here-document) and its output to the log (fd 3); then the token back, in a
    * sandbox whatever the process left running killed, the marker and the exit line. The token
@@ -382,7 +402,8 @@ export class SlotShells {
    * runs rather than a builtin, and nothing it does touches this shell.
    */
   private shellCommand(id: number, request: RunFields): string {
-    const env = Object.entries(request.env ?? {});
+    const merged = request.extraEnv ? { ...request.env, ...request.extraEnv } : request.env;
+    const env = Object.entries(merged ?? {});
     const [name = ''] = request.cmd;
     const argv = request.cmd.map(quote).join(' ');
     const endOfInput = `IVORY_STDIN_${markerNonce}_${id}`;
@@ -394,10 +415,10 @@ export class SlotShells {
       name !== '' &&
       !name.includes('=') &&
       !shellWords.has(name) &&
-      (name.includes('/') || this.isProgramOnPath(name, request.env?.PATH ?? defaultPath));
+      (name.includes('/') || this.isProgramOnPath(name, merged?.PATH ?? defaultPath));
     let run: string;
     if (simple) {
-      const assignments = env.map(([k, v]) => `${k}=${quote(v)} `).join('');
+      const assignments = this.assignments(request);
       run = `{ cd ${quote(request.cwd)} && ${assignments}${argv}; } ${redirect}; s=$?`;
     } else {
       // `env -i` (one more exec) only when a variable's name is not a shell name.
