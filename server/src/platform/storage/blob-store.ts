@@ -3,6 +3,7 @@ import { createReadStream, type ReadStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { readChunks } from './read-chunks.ts';
 
 export interface StoredBlob {
   hash: string;
@@ -283,6 +284,14 @@ export class BlobStore {
       ...(range ? { start: range.start, end: range.end } : {}),
       ...(chunkBytes ? { highWaterMark: chunkBytes } : {}),
     });
+  }
+
+  /**
+   * The bytes of a blob (or a range) in chunks of `chunkBytes`, each read into its own buffer,
+   * which the consumer may give back for reuse (read-chunks.ts: GetFile).
+   */
+  readChunks(hash: string, range: ByteRange, chunkBytes: number): AsyncGenerator<Buffer> {
+    return readChunks(this.pathOf(hash), range, chunkBytes);
   }
 
   /** True when the stored bytes still hash to their name. */
