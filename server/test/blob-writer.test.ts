@@ -67,4 +67,58 @@ describe('BlobWriter', () => {
     await expect(blobs.landing(() => Promise.reject(new Error('no sync')))).rejects.toThrow();
     expect(blobs.landingsSynced()).toBe(false);
   });
+
+  // ModifyFile's writers hash and write on the hasher thread, the chunks handed over.
+  describe('off the event loop (offThread)', () => {
+    it('stores chunks written without waiting, in order, under their sha256', async () => {
+      const chunks = Array.from({ length: 40 }, (_, i) => randomBytes(1024 * 1024 - i * 997));
+      const all = Buffer.concat(chunks);
+      const writer = await blobs.createWriter({ offThread: true });
+      await Promise.all(chunks.map((chunk) => writer.write(chunk)));
+      const blob = await writer.finish();
+      expect(blob.sizeBytes).toBe(all.length);
+      expect(blob.hash).toBe(createHash('sha256').update(all).digest('hex'));
+      expect((await readFile(blobs.pathOf(blob.hash))).equals(all)).toBe(true);
+    });
+
+    it('takes over a whole buffer (detached here) and copies a view into a larger one', async () => {
+      const owned = randomBytes(256 * 1024);
+      const expected = Buffer.from(owned);
+      const big = randomBytes(64 * 1024);
+      const view = big.subarray(1000, 2000);
+      const writer = await blobs.createWriter({ offThread: true });
+      await writer.write(owned);
+      await writer.write(view);
+      const blob = await writer.finish();
+      const all = Buffer.concat([expected, big.subarray(1000, 2000)]);
+      expect(blob.hash).toBe(createHash('sha256').update(all).digest('hex'));
+      expect(owned.buffer.byteLength).toBe(0);
+      expect(big.length).toBe(64 * 1024);
+      // Small Buffers share Node's pool: never transferred, whatever their size in it.
+      const pooled = Buffer.from('pooled bytes');
+      const second = await blobs.createWriter({ offThread: true });
+      await second.write(pooled);
+      await second.finish();
+      expect(pooled.toString()).toBe('pooled bytes');
+    });
+
+    it('abort with writes in flight leaves no temp file and no blob', async () => {
+      const writer = await blobs.createWriter({ offThread: true });
+      for (let i = 0; i < 8; i++) void writer.write(randomBytes(4 * 1024 * 1024));
+      await writer.abort();
+      expect(await readdir(blobs.tempDir)).toEqual([]);
+      expect(await blobs.count()).toBe(0);
+    });
+
+    it('a failed write fails the writer: finish rejects and stores nothing', async () => {
+      const writer = await blobs.createWriter({ offThread: true });
+      await writer.write(randomBytes(1024));
+      // Closing the file under the writer makes the thread's next write fail (EBADF).
+      await (writer as unknown as { handle: { close(): Promise<void> } }).handle.close();
+      await writer.write(randomBytes(1024)).catch(() => undefined);
+      await expect(writer.finish()).rejects.toThrow(/EBADF/);
+      await writer.abort();
+      expect(await blobs.count()).toBe(0);
+    });
+  });
 });
