@@ -5,7 +5,7 @@
 // Run: npx tsx perf/grpc-throughput.ts   (PERF_FILE_MIB, PERF_ROUNDS to change the size/rounds)
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, open, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, open, readFile, writeFile, type FileHandle } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
@@ -72,33 +72,54 @@ function lengthDelimited(field: number, length: number): number[] {
 }
 
 /**
- * ModifyFileRequest{addFile{path, raw: BytesValue{value: chunk}}} in binary, the chunk copied once
- * as Go's proto.Marshal does for pachctl (protobuf-es's toBinary copies 4 MiB several times: that
- * would measure this client, not the server). Checked against fromBinary before the runs.
+ * ModifyFileRequest{addFile{path, raw: BytesValue{value}}} in binary, for `length` bytes that
+ * `fill` reads straight into the message (as pachctl's grpc-go marshals each chunk once into a
+ * fresh buffer; protobuf-es's toBinary copies 4 MiB several times: that would measure this client,
+ * not the server). Checked against fromBinary before the runs.
  */
-function addFileMessage(file: string, chunk: Uint8Array): Buffer {
+async function addFileMessage(
+  file: string,
+  length: number,
+  fill: (payload: Buffer) => Promise<void>,
+): Promise<Buffer> {
   const path = Buffer.from(file);
-  const value = lengthDelimited(1, chunk.length);
-  const raw = lengthDelimited(3, value.length + chunk.length);
+  const value = lengthDelimited(1, length);
+  const raw = lengthDelimited(3, value.length + length);
   const pathField = lengthDelimited(1, path.length);
-  const addFileLength = pathField.length + path.length + raw.length + value.length + chunk.length;
+  const addFileLength = pathField.length + path.length + raw.length + value.length + length;
   const header = Buffer.concat([
     Buffer.from([...lengthDelimited(2, addFileLength), ...pathField]),
     path,
     Buffer.from([...raw, ...value]),
   ]);
-  return Buffer.concat([header, chunk]);
+  const message = Buffer.allocUnsafeSlow(header.length + length);
+  header.copy(message);
+  await fill(message.subarray(header.length));
+  return message;
 }
 
-function checkAddFileMessage(): void {
+async function checkAddFileMessage(): Promise<void> {
   const chunk = randomBytes(300);
-  const { body } = fromBinary(pfs_v2.ModifyFileRequestSchema, addFileMessage('/a/b.bin', chunk));
+  const message = await addFileMessage('/a/b.bin', chunk.length, async (payload) => {
+    chunk.copy(payload);
+  });
+  const { body } = fromBinary(pfs_v2.ModifyFileRequestSchema, message);
   const ok =
     body.case === 'addFile' &&
     body.value.path === '/a/b.bin' &&
     body.value.source.case === 'raw' &&
     Buffer.from(body.value.source.value.value).equals(chunk);
   if (!ok) throw new Error('addFileMessage does not encode a ModifyFileRequest');
+}
+
+/** Reads `payload.length` bytes of a file at `position` into `payload`. */
+async function readAt(handle: FileHandle, payload: Buffer, position: number): Promise<void> {
+  for (let filled = 0; filled < payload.length;) {
+    const { bytesRead } = await handle.read(payload, filled, payload.length - filled, position);
+    if (bytesRead === 0) throw new Error('the source file is shorter than expected');
+    filled += bytesRead;
+    position += bytesRead;
+  }
 }
 
 /** ModifyFile over gRPC: a client stream of binary messages, as pachctl sends it. */
@@ -116,15 +137,22 @@ async function modifyFileGrpc(client: Client, source: string, file: string): Pro
       (error: ServiceError | null) => (error ? reject(error) : resolve()),
     );
   });
+  // A fresh buffer per message: grpc-js's write callback can come before it has framed the bytes.
   const send = async (message: Buffer) => {
     if (!call!.write(message)) await new Promise((resolve) => call!.once('drain', resolve));
   };
+  const handle = await open(source, 'r');
   try {
     await send(Buffer.from(toBinary(pfs_v2.ModifyFileRequestSchema, setCommit)));
-    for await (const chunk of createReadStream(source, { highWaterMark: MESSAGE_BYTES }))
-      await send(addFileMessage(file, chunk as Buffer));
+    const { size } = await handle.stat();
+    for (let position = 0; position < size; position += MESSAGE_BYTES) {
+      const length = Math.min(MESSAGE_BYTES, size - position);
+      const fill = (payload: Buffer) => readAt(handle, payload, position);
+      await send(await addFileMessage(file, length, fill));
+    }
   } finally {
     call!.end();
+    await handle.close();
   }
   await answer;
 }
@@ -189,7 +217,7 @@ await withScratchDir(async (dir) => {
     credentials.createInsecure(),
     channelOptions,
   );
-  checkAddFileMessage();
+  await checkAddFileMessage();
   try {
     await client.unary(pfs_v2.API.method.createProject, { project });
     await client.unary(pfs_v2.API.method.createRepo, { repo });
