@@ -79,6 +79,15 @@ describe('readChunks', () => {
     expect(withHeader(Buffer.from(bytes.subarray(0, 10)), header)).toBeNull();
   });
 
+  it('reads a small range into a buffer its size (when none was given back)', async () => {
+    // A chunk size no other test uses: its pool holds no given-back buffer.
+    for await (const chunk of readChunks(file, { start: 10, end: 109 }, 12345)) {
+      expect(chunk.length).toBe(100);
+      expect(chunk.buffer.byteLength).toBe(CHUNK_HEADROOM + 100);
+      releaseChunk(chunk);
+    }
+  });
+
   it('closes the file when the consumer stops early', async () => {
     for await (const chunk of readChunks(file, all, 65536)) {
       expect(chunk.length).toBe(65536);

@@ -32,12 +32,13 @@ class BufferPool {
     private readonly maxFree: number,
   ) {}
 
-  take(): Buffer {
-    return this.free.pop() ?? Buffer.allocUnsafeSlow(this.size);
+  /** A buffer for `length` bytes: a given-back one, or a new one of the pool's size or less. */
+  take(length: number): Buffer {
+    return this.free.pop() ?? Buffer.allocUnsafeSlow(Math.min(this.size, length));
   }
 
   give(buffer: Buffer): void {
-    if (this.free.length < this.maxFree) this.free.push(buffer);
+    if (buffer.length === this.size && this.free.length < this.maxFree) this.free.push(buffer);
   }
 }
 
@@ -73,7 +74,8 @@ export async function* readChunks(
   const readNext = async (): Promise<Buffer | null> => {
     const length = Math.min(chunkBytes, range.end + 1 - position);
     if (length <= 0) return null;
-    const buffer = pool.take();
+    // A small file (or the end of a range) gets a buffer its size, as Node's streams do.
+    const buffer = pool.take(CHUNK_HEADROOM + length);
     let filled = 0;
     while (filled < length) {
       const { bytesRead } = await handle.read(
