@@ -1,9 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, open, readdir, readFile, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BlobStore } from '../src/platform/storage/blob-store.ts';
+import type { Worker } from 'node:worker_threads';
+import { BlobHasher } from '../src/platform/storage/blob-hasher.ts';
+import { BlobStore, BlobWriter } from '../src/platform/storage/blob-store.ts';
 
 // BlobWriter lets its disk writes run behind `write` (positional writes in flight): the stored
 // bytes and their address must still be exactly what was written, in order.
@@ -111,12 +113,30 @@ describe('BlobWriter', () => {
     });
 
     it('a failed write fails the writer: finish rejects and stores nothing', async () => {
-      const writer = await blobs.createWriter({ offThread: true });
-      await writer.write(randomBytes(1024));
-      // Closing the file under the writer makes the thread's next write fail (EBADF).
-      await (writer as unknown as { handle: { close(): Promise<void> } }).handle.close();
+      // A descriptor no file has: the thread's writes fail (EBADF). (Closing a writer's real file
+      // under it would let the number be reused by another file while the thread writes.)
+      const tempPath = blobs.tempPath();
+      const handle = { fd: 1 << 20, close: async () => undefined, sync: async () => undefined };
+      const writer = new BlobWriter(
+        blobs,
+        handle as unknown as FileHandle,
+        tempPath,
+        new BlobHasher(),
+      );
       await writer.write(randomBytes(1024)).catch(() => undefined);
       await expect(writer.finish()).rejects.toThrow(/EBADF/);
+      await writer.abort();
+      expect(await blobs.count()).toBe(0);
+    });
+
+    it('a hasher thread that dies fails its writers', async () => {
+      const hasher = new BlobHasher();
+      const tempPath = blobs.tempPath();
+      const handle = await open(tempPath, 'wx');
+      const writer = new BlobWriter(blobs, handle, tempPath, hasher);
+      await writer.write(randomBytes(1024));
+      await (hasher as unknown as { worker: Worker }).worker.terminate();
+      await expect(writer.finish()).rejects.toThrow(/hasher/);
       await writer.abort();
       expect(await blobs.count()).toBe(0);
     });

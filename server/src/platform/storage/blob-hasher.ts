@@ -17,6 +17,7 @@ parentPort.on('message', (m) => {
     return;
   }
   const file = files.get(m.id);
+  if (!file) return;
   if (m.op === 'write') {
     if (!file.error) {
       try {
@@ -81,6 +82,8 @@ export class BlobHasher {
       }
     });
     const fail = (error: unknown) => {
+      // 'error' is followed by 'exit': only the first, and only for the current worker, counts.
+      if (this.worker !== worker) return;
       this.worker = null;
       const listeners = [...this.listeners.values()];
       this.listeners.clear();
@@ -129,6 +132,8 @@ export class BlobHasher {
 
   /** Ends a writer: `closed` hears the sha256 of all its bytes (or null after `abort`). */
   close(id: number, op: 'finish' | 'abort'): void {
+    // A writer whose thread died has heard `closed` already.
+    if (!this.listeners.has(id)) return;
     this.start().postMessage({ op, id });
   }
 }
