@@ -2,7 +2,8 @@
 // SDKs use, IVORY_GRPC_PORT) next to the HTTP gateway (base64 NDJSON) and a plain disk copy of
 // the same bytes (copyFile + fsync, the durability the server gives), measured in the same run,
 // several rounds (the machine is shared: the spread is printed). Target: gRPC ≥ 0.6× disk.
-// Run: npx tsx perf/grpc-throughput.ts   (PERF_FILE_MIB, PERF_ROUNDS to change the size/rounds)
+// Run: npx tsx perf/grpc-throughput.ts   (PERF_FILE_MIB, PERF_ROUNDS to change the size/rounds;
+// PERF_SKIP_HTTP=1 measures the disk copy and gRPC only)
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { copyFile, open, readFile, writeFile, type FileHandle } from 'node:fs/promises';
@@ -23,6 +24,7 @@ import { MiB, printFigure, throughput, timed, withScratchDir } from './support/f
 
 const FILE_BYTES = Number(process.env.PERF_FILE_MIB ?? 256) * MiB;
 const ROUNDS = Number(process.env.PERF_ROUNDS ?? 3);
+const HTTP = process.env.PERF_SKIP_HTTP !== '1';
 /** pachctl sends a file as addFile messages under the 20 MiB message cap; 4 MiB each here. */
 const MESSAGE_BYTES = 4 * MiB;
 const project = { name: 'default' };
@@ -251,13 +253,15 @@ await withScratchDir(async (dir) => {
     for (let round = 0; round < ROUNDS; round++) {
       await measure('disk', () => diskCopy(source, path.join(dir, `copy-${round}.bin`)));
       await measure('grpc write', () => modifyFileGrpc(rawClient, source, `/grpc-${round}.bin`));
-      await measure('http write', () => modifyFileHttp(server.url, source, `/http-${round}.bin`));
+      if (HTTP)
+        await measure('http write', () => modifyFileHttp(server.url, source, `/http-${round}.bin`));
       await measure('grpc read', () =>
         getFileGrpc(client, `/grpc-${round}.bin`).then(expectBytes('gRPC GetFile')),
       );
-      await measure('http read', () =>
-        getFileHttp(server.url, `/http-${round}.bin`).then(expectBytes('HTTP GetFile')),
-      );
+      if (HTTP)
+        await measure('http read', () =>
+          getFileHttp(server.url, `/http-${round}.bin`).then(expectBytes('HTTP GetFile')),
+        );
     }
 
     const disk = median(seconds.disk!);
@@ -276,9 +280,9 @@ await withScratchDir(async (dir) => {
     };
     row('plain disk copy (copyFile + fsync), baseline', 'disk');
     row('write: ModifyFile over gRPC (binary client stream)', 'grpc write');
-    row('write: ModifyFile over HTTP (base64 NDJSON)', 'http write');
+    if (HTTP) row('write: ModifyFile over HTTP (base64 NDJSON)', 'http write');
     row('read: GetFile over gRPC (BytesValue stream)', 'grpc read');
-    row('read: GetFile over HTTP (base64 NDJSON)', 'http read');
+    if (HTTP) row('read: GetFile over HTTP (base64 NDJSON)', 'http read');
   } finally {
     client.close();
     rawClient.close();
