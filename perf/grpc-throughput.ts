@@ -2,10 +2,11 @@
 // SDKs use, IVORY_GRPC_PORT) next to the HTTP gateway (base64 NDJSON) and a plain disk copy of
 // the same bytes (copyFile + fsync, the durability the server gives), measured in the same run,
 // several rounds (the machine is shared: the spread is printed). Target: gRPC ≥ 0.6× disk.
-// Run: npx tsx perf/grpc-throughput.ts   (PERF_FILE_MIB, PERF_ROUNDS to change the size/rounds)
+// Run: npx tsx perf/grpc-throughput.ts   (PERF_FILE_MIB, PERF_ROUNDS to change the size/rounds;
+// PERF_SKIP_HTTP=1 measures the disk copy and gRPC only)
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, open, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, open, readFile, writeFile, type FileHandle } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
@@ -23,6 +24,7 @@ import { MiB, printFigure, throughput, timed, withScratchDir } from './support/f
 
 const FILE_BYTES = Number(process.env.PERF_FILE_MIB ?? 256) * MiB;
 const ROUNDS = Number(process.env.PERF_ROUNDS ?? 3);
+const HTTP = process.env.PERF_SKIP_HTTP !== '1';
 /** pachctl sends a file as addFile messages under the 20 MiB message cap; 4 MiB each here. */
 const MESSAGE_BYTES = 4 * MiB;
 const project = { name: 'default' };
@@ -72,33 +74,54 @@ function lengthDelimited(field: number, length: number): number[] {
 }
 
 /**
- * ModifyFileRequest{addFile{path, raw: BytesValue{value: chunk}}} in binary, the chunk copied once
- * as Go's proto.Marshal does for pachctl (protobuf-es's toBinary copies 4 MiB several times: that
- * would measure this client, not the server). Checked against fromBinary before the runs.
+ * ModifyFileRequest{addFile{path, raw: BytesValue{value}}} in binary, for `length` bytes that
+ * `fill` reads straight into the message (as pachctl's grpc-go marshals each chunk once into a
+ * fresh buffer; protobuf-es's toBinary copies 4 MiB several times: that would measure this client,
+ * not the server). Checked against fromBinary before the runs.
  */
-function addFileMessage(file: string, chunk: Uint8Array): Buffer {
+async function addFileMessage(
+  file: string,
+  length: number,
+  fill: (payload: Buffer) => Promise<void>,
+): Promise<Buffer> {
   const path = Buffer.from(file);
-  const value = lengthDelimited(1, chunk.length);
-  const raw = lengthDelimited(3, value.length + chunk.length);
+  const value = lengthDelimited(1, length);
+  const raw = lengthDelimited(3, value.length + length);
   const pathField = lengthDelimited(1, path.length);
-  const addFileLength = pathField.length + path.length + raw.length + value.length + chunk.length;
+  const addFileLength = pathField.length + path.length + raw.length + value.length + length;
   const header = Buffer.concat([
     Buffer.from([...lengthDelimited(2, addFileLength), ...pathField]),
     path,
     Buffer.from([...raw, ...value]),
   ]);
-  return Buffer.concat([header, chunk]);
+  const message = Buffer.allocUnsafeSlow(header.length + length);
+  header.copy(message);
+  await fill(message.subarray(header.length));
+  return message;
 }
 
-function checkAddFileMessage(): void {
+async function checkAddFileMessage(): Promise<void> {
   const chunk = randomBytes(300);
-  const { body } = fromBinary(pfs_v2.ModifyFileRequestSchema, addFileMessage('/a/b.bin', chunk));
+  const message = await addFileMessage('/a/b.bin', chunk.length, async (payload) => {
+    chunk.copy(payload);
+  });
+  const { body } = fromBinary(pfs_v2.ModifyFileRequestSchema, message);
   const ok =
     body.case === 'addFile' &&
     body.value.path === '/a/b.bin' &&
     body.value.source.case === 'raw' &&
     Buffer.from(body.value.source.value.value).equals(chunk);
   if (!ok) throw new Error('addFileMessage does not encode a ModifyFileRequest');
+}
+
+/** Reads `payload.length` bytes of a file at `position` into `payload`. */
+async function readAt(handle: FileHandle, payload: Buffer, position: number): Promise<void> {
+  for (let filled = 0; filled < payload.length;) {
+    const { bytesRead } = await handle.read(payload, filled, payload.length - filled, position);
+    if (bytesRead === 0) throw new Error('the source file is shorter than expected');
+    filled += bytesRead;
+    position += bytesRead;
+  }
 }
 
 /** ModifyFile over gRPC: a client stream of binary messages, as pachctl sends it. */
@@ -116,15 +139,22 @@ async function modifyFileGrpc(client: Client, source: string, file: string): Pro
       (error: ServiceError | null) => (error ? reject(error) : resolve()),
     );
   });
+  // A fresh buffer per message: grpc-js's write callback can come before it has framed the bytes.
   const send = async (message: Buffer) => {
     if (!call!.write(message)) await new Promise((resolve) => call!.once('drain', resolve));
   };
+  const handle = await open(source, 'r');
   try {
     await send(Buffer.from(toBinary(pfs_v2.ModifyFileRequestSchema, setCommit)));
-    for await (const chunk of createReadStream(source, { highWaterMark: MESSAGE_BYTES }))
-      await send(addFileMessage(file, chunk as Buffer));
+    const { size } = await handle.stat();
+    for (let position = 0; position < size; position += MESSAGE_BYTES) {
+      const length = Math.min(MESSAGE_BYTES, size - position);
+      const fill = (payload: Buffer) => readAt(handle, payload, position);
+      await send(await addFileMessage(file, length, fill));
+    }
   } finally {
     call!.end();
+    await handle.close();
   }
   await answer;
 }
@@ -163,10 +193,19 @@ async function getFileGrpc(client: ReturnType<typeof grpcClient>, file: string):
   return bytes;
 }
 
-/** CPU seconds (user + system, all threads) a process has used: /proc/<pid>/stat. */
-async function cpuSecondsOf(pid: number): Promise<number> {
-  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+/** CPU seconds (user + system) of a /proc stat line. */
+function statCpuSeconds(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** CPU seconds a process has used: all its threads, and its main thread (the event loop). */
+async function cpuSecondsOf(pid: number): Promise<{ all: number; loop: number }> {
+  const [all, loop] = await Promise.all([
+    readFile(`/proc/${pid}/stat`, 'utf8'),
+    readFile(`/proc/${pid}/task/${pid}/stat`, 'utf8'),
+  ]);
+  return { all: statCpuSeconds(all), loop: statCpuSeconds(loop) };
 }
 
 const median = (values: number[]) =>
@@ -189,20 +228,23 @@ await withScratchDir(async (dir) => {
     credentials.createInsecure(),
     channelOptions,
   );
-  checkAddFileMessage();
+  await checkAddFileMessage();
   try {
     await client.unary(pfs_v2.API.method.createProject, { project });
     await client.unary(pfs_v2.API.method.createRepo, { repo });
     const seconds: Record<string, number[]> = {};
     // CPU time is what load on the shared machine distorts least: it tells where the time goes.
     const serverCpu: Record<string, number[]> = {};
+    const serverLoopCpu: Record<string, number[]> = {};
     const clientCpu: Record<string, number[]> = {};
     const measure = async (name: string, work: () => Promise<unknown>) => {
       const server0 = await cpuSecondsOf(server.pid);
       const client0 = process.cpuUsage();
       (seconds[name] ??= []).push(await timed(work));
       const client = process.cpuUsage(client0);
-      (serverCpu[name] ??= []).push((await cpuSecondsOf(server.pid)) - server0);
+      const server1 = await cpuSecondsOf(server.pid);
+      (serverCpu[name] ??= []).push(server1.all - server0.all);
+      (serverLoopCpu[name] ??= []).push(server1.loop - server0.loop);
       (clientCpu[name] ??= []).push((client.user + client.system) / 1e6);
     };
     const expectBytes = (name: string) => (bytes: number) => {
@@ -211,13 +253,15 @@ await withScratchDir(async (dir) => {
     for (let round = 0; round < ROUNDS; round++) {
       await measure('disk', () => diskCopy(source, path.join(dir, `copy-${round}.bin`)));
       await measure('grpc write', () => modifyFileGrpc(rawClient, source, `/grpc-${round}.bin`));
-      await measure('http write', () => modifyFileHttp(server.url, source, `/http-${round}.bin`));
+      if (HTTP)
+        await measure('http write', () => modifyFileHttp(server.url, source, `/http-${round}.bin`));
       await measure('grpc read', () =>
         getFileGrpc(client, `/grpc-${round}.bin`).then(expectBytes('gRPC GetFile')),
       );
-      await measure('http read', () =>
-        getFileHttp(server.url, `/http-${round}.bin`).then(expectBytes('HTTP GetFile')),
-      );
+      if (HTTP)
+        await measure('http read', () =>
+          getFileHttp(server.url, `/http-${round}.bin`).then(expectBytes('HTTP GetFile')),
+        );
     }
 
     const disk = median(seconds.disk!);
@@ -228,14 +272,17 @@ await withScratchDir(async (dir) => {
       const spread = `rounds: ${rates.map((rate) => rate.toFixed(0)).join(', ')} MiB/s`;
       const ratio = name === 'disk' ? '' : `  ${(disk / median(values)).toFixed(2)}× disk`;
       printFigure(label, `${throughput(FILE_BYTES, median(values))} (${spread})${ratio}`);
-      const cpu = `CPU s: server ${median(serverCpu[name]!).toFixed(2)}, this process ${median(clientCpu[name]!).toFixed(2)}`;
+      const cpu =
+        `CPU s: server ${median(serverCpu[name]!).toFixed(2)} ` +
+        `(event loop ${median(serverLoopCpu[name]!).toFixed(2)}), ` +
+        `this process ${median(clientCpu[name]!).toFixed(2)}`;
       printFigure('', cpu);
     };
     row('plain disk copy (copyFile + fsync), baseline', 'disk');
     row('write: ModifyFile over gRPC (binary client stream)', 'grpc write');
-    row('write: ModifyFile over HTTP (base64 NDJSON)', 'http write');
+    if (HTTP) row('write: ModifyFile over HTTP (base64 NDJSON)', 'http write');
     row('read: GetFile over gRPC (BytesValue stream)', 'grpc read');
-    row('read: GetFile over HTTP (base64 NDJSON)', 'http read');
+    if (HTTP) row('read: GetFile over HTTP (base64 NDJSON)', 'http read');
   } finally {
     client.close();
     rawClient.close();

@@ -15,6 +15,7 @@ import type { DescMethod } from '@bufbuild/protobuf';
 import { protoMethod } from '@ivory/api/proto';
 import type { FastifyBaseLogger } from 'fastify';
 import { runAs, type Caller } from '../platform/auth/index.ts';
+import { releaseChunk } from '../platform/storage/read-chunks.ts';
 import type { Method, MethodRegistry } from '../platform/platform.ts';
 import { toServiceError } from './grpc-errors.ts';
 import { methodCodec, type MethodCodec } from './message-codec.ts';
@@ -172,7 +173,11 @@ function implement(
       if (!messages) throw new Error(`${desc.name} is not a server stream here`);
       for await (const message of messages) {
         if (signal.aborted) break;
-        if (!call.write(asBuffer(codec.encodeResponse(message)))) await drained();
+        const encoded = asBuffer(codec.encodeResponse(message));
+        // grpc-js has copied the message into its frame once the write calls back: a chunk of
+        // bytes (GetFile) can then be reused for the next read (read-chunks.ts).
+        const done = message instanceof Uint8Array ? () => releaseChunk(encoded) : undefined;
+        if (!call.write(encoded, done)) await drained();
       }
     })
       .then(() => call.end())

@@ -7,6 +7,7 @@ import {
   type JsonValue,
 } from '@bufbuild/protobuf';
 import { ApiError, Code } from '../errors.ts';
+import { withHeader } from '../platform/storage/read-chunks.ts';
 import { jsonRegistry, requestFromBinary } from '../platform/typed-method.ts';
 
 /**
@@ -25,7 +26,11 @@ export interface MethodCodec {
 
 const BYTES_VALUE = 'google.protobuf.BytesValue';
 
-/** BytesValue{value} as binary: field 1, length-delimited (an empty value is an empty message). */
+/**
+ * BytesValue{value} as binary: field 1, length-delimited (an empty value is an empty message).
+ * A chunk read with headroom (GetFile's, read-chunks.ts) gets its header written in front of it, in
+ * place: no copy of the bytes and no new buffer (grpc-js copies the message into its frame anyway).
+ */
 function bytesValue(bytes: Uint8Array): Uint8Array {
   if (bytes.length === 0) return new Uint8Array(0);
   const header: number[] = [0x0a];
@@ -35,6 +40,8 @@ function bytesValue(bytes: Uint8Array): Uint8Array {
     length >>>= 7;
   }
   header.push(length);
+  const framed = withHeader(bytes, Uint8Array.from(header));
+  if (framed) return framed;
   const message = Buffer.allocUnsafe(header.length + bytes.length);
   message.set(header);
   message.set(bytes, header.length);

@@ -88,7 +88,8 @@ export async function modifyFile(
       pending.set(path, file);
     }
     if (!file.writer && file.size + bytes.length > SMALL_FILE_BYTES) {
-      file.writer = await blobs.createWriter();
+      // Hashed and written off the event loop; each chunk is handed over (not read again here).
+      file.writer = await blobs.createWriter({ offThread: true });
       for (const chunk of file.chunks) await file.writer.write(chunk);
       file.chunks = [];
     }

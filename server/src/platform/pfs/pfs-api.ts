@@ -427,16 +427,12 @@ export function registerPfsApi(
       const row = store.getFile(commit, file.path);
       if (row.type !== 'FILE') throw failedPrecondition(`${file.path} is a directory`);
       if (row.size_bytes === 0 || offset >= row.size_bytes) return;
-      // Read in message-sized chunks, each yielded as read (no re-chunking copy).
+      // Read in message-sized chunks, each yielded as read (no re-chunking copy); the gRPC
+      // listener gives each buffer back for the next read once it has sent it.
       const range = { start: offset, end: row.size_bytes - 1 };
-      const source = blobs.read(row.hash, range, getFileChunkBytes);
-      try {
-        for await (const chunk of source) {
-          if (signal.aborted) return;
-          yield chunk as Buffer;
-        }
-      } finally {
-        source.destroy();
+      for await (const chunk of blobs.readChunks(row.hash, range, getFileChunkBytes)) {
+        if (signal.aborted) return;
+        yield chunk;
       }
     }),
   );

@@ -20,11 +20,7 @@ const periodicMs = 10 * 60 * 1000;
 
 /** Calls after which blobs may have lost their last reference (Fsck with `fix` sweeps itself). */
 const freeingMethods =
-<<<<<<< HEAD
-  /\/(Delete\w*|Squash\w*|Drop\w*|ClearCommit|ModifyFile|FinishCommit|AddFileSet|RenewFileSet)$/;
-=======
-  /\/(Delete\w*|Squash\w*|Drop\w*|ClearCommit|ModifyFile|CreateFileSet|FinishCommit|AddFileSet|RenewFileSet|Fsck)$/;
->>>>>>> h/typed
+  /\/(Delete\w*|Squash\w*|Drop\w*|ClearCommit|ModifyFile|CreateFileSet|FinishCommit|AddFileSet|RenewFileSet)$/;
 
 export interface ReclaimResult {
   /**

@@ -3,6 +3,8 @@ import { createReadStream, type ReadStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { BlobHasher } from './blob-hasher.ts';
+import { readChunks } from './read-chunks.ts';
 
 export interface StoredBlob {
   hash: string;
@@ -22,6 +24,22 @@ export interface ByteRange {
  */
 const WRITE_AHEAD_BYTES = 16 * 1024 * 1024;
 
+export interface WriterOptions {
+  /**
+   * Hash and write on the blob hasher's worker thread (blob-hasher.ts), not the event loop. The
+   * caller hands each chunk over: after `write` it must not read or change it (its ArrayBuffer
+   * may be transferred, and then reads as empty). For large uploads (ModifyFile).
+   */
+  offThread?: boolean;
+}
+
+/** A writer's link to the hasher thread: its id, and the end of its writes once asked for. */
+interface OffThread {
+  hasher: BlobHasher;
+  id: number;
+  closed: Promise<{ hash: string | null; error: unknown }>;
+}
+
 /**
  * Collects bytes into a temp file while hashing; `finish` makes them a durable blob (one fsync).
  * Writes are positional and may still be in flight when `write` returns: the caller must not
@@ -35,16 +53,38 @@ export class BlobWriter {
   private readonly inFlight = new Set<Promise<void>>();
   private lagBytes = 0;
   private failure: { error: unknown } | null = null;
+  private readonly offThread: OffThread | null = null;
+  /** `write` calls waiting for the hasher thread to catch up. */
+  private waiting: (() => void)[] = [];
 
   constructor(
     private readonly store: BlobStore,
     private readonly handle: FileHandle,
     private readonly tempPath: string,
-  ) {}
+    hasher?: BlobHasher,
+  ) {
+    if (!hasher) return;
+    let closed: (result: { hash: string | null; error: unknown }) => void = () => undefined;
+    const ended = new Promise<{ hash: string | null; error: unknown }>((r) => (closed = r));
+    const id = hasher.open(handle.fd, {
+      written: (length, error) => {
+        this.lagBytes -= length;
+        if (error) this.failure ??= { error };
+        this.wakeWriters();
+      },
+      closed: (hash, error) => {
+        if (error) this.failure ??= { error };
+        this.wakeWriters();
+        closed({ hash, error });
+      },
+    });
+    this.offThread = { hasher, id, closed: ended };
+  }
 
   async write(bytes: Uint8Array): Promise<void> {
     this.throwIfFailed();
     if (bytes.length === 0) return;
+    if (this.offThread) return this.writeOffThread(this.offThread, bytes);
     this.hasher.update(bytes);
     const position = this.size;
     this.size += bytes.length;
@@ -61,6 +101,30 @@ export class BlobWriter {
     while (this.lagBytes > WRITE_AHEAD_BYTES && this.inFlight.size > 0)
       await this.inFlight.values().next().value;
     this.throwIfFailed();
+  }
+
+  private async writeOffThread(offThread: OffThread, bytes: Uint8Array): Promise<void> {
+    const position = this.size;
+    this.size += bytes.length;
+    this.lagBytes += bytes.length;
+    offThread.hasher.write(offThread.id, bytes, position);
+    while (this.lagBytes > WRITE_AHEAD_BYTES && !this.failure)
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.throwIfFailed();
+  }
+
+  private wakeWriters(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const wake of waiting) wake();
+  }
+
+  /** Waits until the hasher thread has written every byte; their sha256. */
+  private async finishOffThread(offThread: OffThread): Promise<string> {
+    offThread.hasher.close(offThread.id, 'finish');
+    const { hash, error } = await offThread.closed;
+    if (error || hash === null) throw error ?? new Error('the blob hasher stopped');
+    return hash;
   }
 
   private async writeAt(bytes: Uint8Array, position: number): Promise<void> {
@@ -88,10 +152,12 @@ export class BlobWriter {
   async finish(): Promise<StoredBlob> {
     await Promise.all(this.inFlight);
     this.throwIfFailed();
+    const hash = this.offThread
+      ? await this.finishOffThread(this.offThread)
+      : this.hasher.digest('hex');
     this.done = true;
     await this.handle.sync();
     await this.handle.close();
-    const hash = this.hasher.digest('hex');
     await this.store.adopt(this.tempPath, hash);
     return { hash, sizeBytes: this.size };
   }
@@ -100,6 +166,10 @@ export class BlobWriter {
     if (this.done) return;
     this.done = true;
     await Promise.all(this.inFlight);
+    if (this.offThread) {
+      this.offThread.hasher.close(this.offThread.id, 'abort');
+      await this.offThread.closed;
+    }
     await this.handle.close().catch(() => undefined);
     await rm(this.tempPath, { force: true });
   }
@@ -121,6 +191,7 @@ export class BlobStore {
   private readonly removing = new Map<string, Promise<void>>();
   private readonly writes = new Map<number, number>();
   private nextWrite = 0;
+  private readonly hasher = new BlobHasher();
   /** Renames into the blob folders (by this process) whose folder is not synced yet. */
   private unsyncedLandings = 0;
 
@@ -141,10 +212,10 @@ export class BlobStore {
     return path.join(this.blobsDir, hash.slice(0, 2), hash);
   }
 
-  async createWriter(): Promise<BlobWriter> {
+  async createWriter(options: WriterOptions = {}): Promise<BlobWriter> {
     const tempPath = this.tempPath();
     const handle = await open(tempPath, 'wx');
-    return new BlobWriter(this, handle, tempPath);
+    return new BlobWriter(this, handle, tempPath, options.offThread ? this.hasher : undefined);
   }
 
   /** A fresh path under the temp folder (same filesystem as the blobs, so rename is atomic). */
@@ -283,6 +354,14 @@ export class BlobStore {
       ...(range ? { start: range.start, end: range.end } : {}),
       ...(chunkBytes ? { highWaterMark: chunkBytes } : {}),
     });
+  }
+
+  /**
+   * The bytes of a blob (or a range) in chunks of `chunkBytes`, each read into its own buffer,
+   * which the consumer may give back for reuse (read-chunks.ts: GetFile).
+   */
+  readChunks(hash: string, range: ByteRange, chunkBytes: number): AsyncGenerator<Buffer> {
+    return readChunks(this.pathOf(hash), range, chunkBytes);
   }
 
   /** True when the stored bytes still hash to their name. */

@@ -1,0 +1,146 @@
+import { Worker } from 'node:worker_threads';
+
+/**
+ * The worker's code (CommonJS, evaluated): per writer, a sha256 and positional writes to its file
+ * descriptor. Chunks arrive as transferred ArrayBuffers, so the event loop neither hashes nor
+ * holds them: a large ModifyFile's bytes stop counting as the main heap's external memory the
+ * moment they are handed over (each 64 MiB of that memory starts a full garbage collection).
+ */
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
+const { writeSync } = require('node:fs');
+const files = new Map();
+parentPort.on('message', (m) => {
+  if (m.op === 'open') {
+    files.set(m.id, { fd: m.fd, hash: createHash('sha256'), error: null });
+    return;
+  }
+  const file = files.get(m.id);
+  if (!file) return;
+  if (m.op === 'write') {
+    if (!file.error) {
+      try {
+        const bytes = new Uint8Array(m.buffer, m.offset, m.length);
+        file.hash.update(bytes);
+        for (let done = 0; done < m.length; )
+          done += writeSync(file.fd, bytes, done, m.length - done, m.position + done);
+      } catch (error) {
+        file.error = error;
+      }
+    }
+    parentPort.postMessage({ id: m.id, op: 'written', length: m.length, error: file.error });
+  } else {
+    files.delete(m.id);
+    const hash = m.op === 'finish' && !file.error ? file.hash.digest('hex') : null;
+    parentPort.postMessage({ id: m.id, op: 'closed', hash, error: file.error });
+  }
+});
+`;
+
+interface Written {
+  op: 'written';
+  id: number;
+  length: number;
+  error: unknown;
+}
+interface Closed {
+  op: 'closed';
+  id: number;
+  hash: string | null;
+  error: unknown;
+}
+
+/** What one writer hears back from the worker. */
+export interface HasherListener {
+  written(length: number, error: unknown): void;
+  closed(hash: string | null, error: unknown): void;
+}
+
+/**
+ * One worker thread shared by the blob writers that hand their chunks over (BlobWriter with
+ * `offThread`). Started on first use; it does not keep the process alive.
+ */
+export class BlobHasher {
+  private worker: Worker | null = null;
+  private nextId = 0;
+  private readonly listeners = new Map<number, HasherListener>();
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    // Plain JavaScript: no loader flags (tsx) needed in the thread.
+    const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] });
+    worker.unref();
+    worker.on('message', (message: Written | Closed) => {
+      const listener = this.listeners.get(message.id);
+      if (!listener) return;
+      if (message.op === 'written') {
+        listener.written(message.length, message.error);
+      } else {
+        this.listeners.delete(message.id);
+        listener.closed(message.hash, message.error);
+      }
+    });
+    const fail = (error: unknown) => {
+      // 'error' is followed by 'exit': only the first, and only for the current worker, counts.
+      if (this.worker !== worker) return;
+      this.worker = null;
+      const listeners = [...this.listeners.values()];
+      this.listeners.clear();
+      const cause = error instanceof Error ? error : new Error('the blob hasher stopped');
+      for (const listener of listeners) listener.closed(null, cause);
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the blob hasher exited (${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  /** Registers a writer of file descriptor `fd`; returns its id. */
+  open(fd: number, listener: HasherListener): number {
+    const id = this.nextId++;
+    this.listeners.set(id, listener);
+    this.start().postMessage({ op: 'open', id, fd });
+    return id;
+  }
+
+  /**
+   * Hashes and writes `bytes` at `position`. The bytes are handed over: their ArrayBuffer is
+   * transferred (detached here) when `bytes` spans nearly all of it, and copied otherwise.
+   */
+  write(id: number, bytes: Uint8Array, position: number): void {
+    const worker = this.start();
+    const { buffer } = bytes;
+    if (
+      buffer instanceof ArrayBuffer &&
+      buffer.byteLength - bytes.byteLength <= HANDOVER_SLACK_BYTES
+    ) {
+      const message = { op: 'write', id, buffer, offset: bytes.byteOffset, length: bytes.length };
+      try {
+        worker.postMessage({ ...message, position }, [buffer]);
+        return;
+      } catch {
+        // Not transferable (Node's shared Buffer pool): copied below.
+      }
+    }
+    const copy = new Uint8Array(bytes);
+    worker.postMessage(
+      { op: 'write', id, buffer: copy.buffer, offset: 0, length: copy.length, position },
+      [copy.buffer],
+    );
+  }
+
+  /** Ends a writer: `closed` hears the sha256 of all its bytes (or null after `abort`). */
+  close(id: number, op: 'finish' | 'abort'): void {
+    // A writer whose thread died has heard `closed` already.
+    if (!this.listeners.has(id)) return;
+    this.start().postMessage({ op, id });
+  }
+}
+
+/**
+ * A chunk whose ArrayBuffer holds at most this many other bytes is the whole of a received
+ * message (a gRPC message's protobuf header, or nothing for a base64-decoded chunk): its buffer is
+ * transferred rather than copied.
+ */
+const HANDOVER_SLACK_BYTES = 256;
