@@ -116,7 +116,8 @@ describe('transform and job options', () => {
       datumTries: 1,
       input: { pfs: { repo: 'in', glob: '/' } },
     });
-    await expect.poll(sleepers, { timeout: 5_000 }).toHaveLength(1);
+    // A wait, not a speed bound: on a loaded machine the job may take a while to start.
+    await expect.poll(sleepers, { timeout: 30_000, interval: 100 }).toHaveLength(1);
     const job = await lastJob(url, 'slowpoke');
     expect(job.state).toBe('JOB_FAILURE');
     expect(job.reason).toMatch(/timed out after 1s/);
