@@ -1,28 +1,18 @@
-import { createHash } from 'node:crypto';
 import type { pfs_v2 } from '@ivory/api/proto';
 import { ApiError, invalidArgument, notFound, unimplemented } from '../../errors.ts';
-import type { BlobStore, BlobWriter } from '../storage/blob-store.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
 import type { MemberRow } from './file-sets.ts';
 import { normalisePath } from './file-paths.ts';
+import { PendingFiles } from './pending-files.ts';
 import { fileRefOf } from './pfs-refs.ts';
 import { resolveCommitRef } from './pfs-requests.ts';
 import type { PfsStore } from './pfs-store.ts';
 import type { CommitRow } from './rows.ts';
 
-/** Files up to this size wait in memory until the stream ends (as ModifyFile's do). */
-const SMALL_FILE_BYTES = 256 * 1024;
-
 /** One staged member: bytes already in the blob store, or a copy resolved when the set is made. */
 type StagedMember =
   | { kind: 'put'; file: MemberRow }
   | { kind: 'copy'; dst: string; source: CommitRow; sourcePath: string };
-
-interface PendingFile {
-  chunks: Buffer[];
-  size: number;
-  /** Set once the file outgrew memory. */
-  writer: BlobWriter | null;
-}
 
 /**
  * CreateFileSet: a client stream of ModifyFileRequest messages (the JSON and binary forms
@@ -50,42 +40,15 @@ export async function createFileSet(
 ): Promise<{ fileSetId: string }> {
   const { store, blobs, saveSet } = deps;
   const staged: StagedMember[] = [];
-  const pending = new Map<string, PendingFile>();
+  const pending = new PendingFiles<null>(blobs);
 
-  /** Makes the pending files durable blobs and stages them (each distinct content once). */
+  /** Makes the pending files durable blobs and stages them as members. */
   async function flush(): Promise<void> {
-    const written = new Set<string>();
-    for (const [path, file] of pending) {
-      pending.delete(path);
-      if (file.writer) {
-        const blob = await file.writer.finish();
-        staged.push({ kind: 'put', file: { path, hash: blob.hash, size_bytes: blob.sizeBytes } });
-        continue;
-      }
-      const bytes = Buffer.concat(file.chunks);
-      const hash = createHash('sha256').update(bytes).digest('hex');
-      if (!written.has(hash)) {
-        if (!(await blobs.has(hash))) await blobs.writeBytes(bytes);
-        written.add(hash);
-      }
-      staged.push({ kind: 'put', file: { path, hash, size_bytes: bytes.length } });
-    }
-  }
-
-  async function append(path: string, bytes: Buffer): Promise<void> {
-    let file = pending.get(path);
-    if (!file) {
-      file = { chunks: [], size: 0, writer: null };
-      pending.set(path, file);
-    }
-    if (!file.writer && file.size + bytes.length > SMALL_FILE_BYTES) {
-      file.writer = await blobs.createWriter();
-      for (const chunk of file.chunks) await file.writer.write(chunk);
-      file.chunks = [];
-    }
-    if (file.writer) await file.writer.write(bytes);
-    else file.chunks.push(bytes);
-    file.size += bytes.length;
+    for (const { file } of await pending.land())
+      staged.push({
+        kind: 'put',
+        file: { path: file.path, hash: file.hash, size_bytes: file.sizeBytes },
+      });
   }
 
   const endWrite = blobs.beginWrite();
@@ -103,7 +66,7 @@ export async function createFileSet(
           const path = normalisePath(body.value.path);
           if (path === '/') throw invalidArgument('addFile.path must name a file');
           const raw = source.value?.value ?? new Uint8Array(0);
-          await append(path, Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength));
+          await pending.append(null, path, Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength));
           break;
         }
         case 'deleteFile':
@@ -145,7 +108,7 @@ export async function createFileSet(
     });
     return { fileSetId };
   } catch (error) {
-    await Promise.all([...pending.values()].map((file) => file.writer?.abort()));
+    await pending.abort();
     if (signal.aborted && !(error instanceof ApiError))
       throw invalidArgument('the request was cancelled: the client went away');
     throw error;

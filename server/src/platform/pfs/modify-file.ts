@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
 import { create } from '@bufbuild/protobuf';
 import { BytesValueSchema } from '@bufbuild/protobuf/wkt';
 import { pfs_v2 } from '@ivory/api/proto';
 import { ApiError, failedPrecondition, invalidArgument, unimplemented } from '../../errors.ts';
 import { messageFromJson } from '../typed-method.ts';
-import type { BlobStore, BlobWriter } from '../storage/blob-store.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
 import { normalisePath } from './file-paths.ts';
+import { PendingFiles } from './pending-files.ts';
 import { commitRefOf, fileRefOf } from './pfs-refs.ts';
 import { resolveCommitRef } from './pfs-requests.ts';
 import type { NewFile, PfsStore } from './pfs-store.ts';
@@ -49,53 +49,16 @@ export async function modifyFile(
 ): Promise<object> {
   const targets: StagedTarget[] = [];
   let target: StagedTarget | null = null;
-  const pending = new Map<string, PendingFile>();
+  const pending = new PendingFiles<StagedTarget>(blobs);
 
   const requireTarget = (): StagedTarget => {
     if (!target) throw invalidArgument('ModifyFile needs a setCommit message first');
     return target;
   };
 
-  /**
-   * Makes the pending blobs durable and stages their files. Small files were kept in memory:
-   * each distinct content is written (and fsynced) once.
-   */
+  /** Makes the pending files durable blobs and stages them with the target each belongs to. */
   async function flush(): Promise<void> {
-    const written = new Set<string>();
-    for (const [path, file] of pending) {
-      pending.delete(path);
-      const owner = file.target;
-      if (file.writer) {
-        const blob = await file.writer.finish();
-        owner.ops.push({ kind: 'put', file: { path, hash: blob.hash, sizeBytes: blob.sizeBytes } });
-        continue;
-      }
-      const bytes = Buffer.concat(file.chunks);
-      const hash = createHash('sha256').update(bytes).digest('hex');
-      if (!written.has(hash)) {
-        if (!(await blobs.has(hash))) await blobs.writeBytes(bytes);
-        written.add(hash);
-      }
-      owner.ops.push({ kind: 'put', file: { path, hash, sizeBytes: bytes.length } });
-    }
-  }
-
-  /** Appends bytes to a path's pending file; past SMALL_FILE_BYTES it moves to a temp file. */
-  async function append(owner: StagedTarget, path: string, bytes: Buffer): Promise<void> {
-    let file = pending.get(path);
-    if (!file) {
-      file = { chunks: [], size: 0, writer: null, target: owner };
-      pending.set(path, file);
-    }
-    if (!file.writer && file.size + bytes.length > SMALL_FILE_BYTES) {
-      // Hashed and written off the event loop; each chunk is handed over (not read again here).
-      file.writer = await blobs.createWriter({ offThread: true });
-      for (const chunk of file.chunks) await file.writer.write(chunk);
-      file.chunks = [];
-    }
-    if (file.writer) await file.writer.write(bytes);
-    else file.chunks.push(bytes);
-    file.size += bytes.length;
+    for (const { owner, file } of await pending.land()) owner.ops.push({ kind: 'put', file });
   }
 
   const endWrite = blobs.beginWrite();
@@ -115,7 +78,11 @@ export async function modifyFile(
           if (path === '/') throw invalidArgument('addFile.path must name a file');
           const owner = requireTarget();
           const raw = source.value?.value ?? new Uint8Array(0);
-          await append(owner, path, Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength));
+          await pending.append(
+            owner,
+            path,
+            Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength),
+          );
           break;
         }
         case 'deleteFile': {
@@ -145,7 +112,7 @@ export async function modifyFile(
     applyStaged(store, targets);
     return {};
   } catch (error) {
-    await Promise.all([...pending.values()].map((file) => file.writer?.abort()));
+    await pending.abort();
     // A client that went away breaks the body stream: that is a cancellation, not a fault.
     if (signal.aborted && !(error instanceof ApiError))
       throw invalidArgument('the request was cancelled: the client went away');
@@ -153,17 +120,6 @@ export async function modifyFile(
   } finally {
     endWrite();
   }
-}
-
-/** Files up to this size wait in memory until the flush (one blob write per distinct content). */
-const SMALL_FILE_BYTES = 256 * 1024;
-
-interface PendingFile {
-  chunks: Buffer[];
-  size: number;
-  /** Set once the file outgrew memory. */
-  writer: BlobWriter | null;
-  target: StagedTarget;
 }
 
 /** Reads a setCommit; a named commit must exist and be open now (and again when applied). */
