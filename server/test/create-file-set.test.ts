@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { pfs_v2 } from '@ivory/api/proto';
 import Database from 'better-sqlite3';
-import { importJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitFiles, commitId, getFile, ok, repo, type Json } from './helpers/api-client.ts';
 import { grpcClient, grpcFailure } from './helpers/grpc-client.ts';
 import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
 import { startOidcProvider, type RunningOidcProvider } from './helpers/oidc-provider.ts';
 import { readAll } from './helpers/pps.ts';
+import { tokenFor } from './helpers/tokens.ts';
 
 // CreateFileSet: a client stream of ModifyFile messages making a file set, over the HTTP gateway
 // (NDJSON) and gRPC; the set is then added to an open commit (AddFileSet) and read back.
@@ -209,19 +209,6 @@ describe('CreateFileSet with sign-in on', () => {
   const project = { name: 'fs' };
   const secret = { name: 'secret', type: 'user', project };
 
-  async function tokenFor(login: string): Promise<string> {
-    const key = await importJWK(idp.signingKey, 'RS256');
-    const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({ email: `${login}@example.com`, name: login })
-      .setProtectedHeader({ alg: 'RS256', kid: idp.signingKey.kid })
-      .setIssuer(idp.issuer)
-      .setAudience(idp.clientId)
-      .setSubject(login)
-      .setIssuedAt(now)
-      .setExpirationTime(now + 3600)
-      .sign(key);
-  }
-
   beforeAll(async () => {
     idp = await startOidcProvider({ consoleOrigin: 'http://127.0.0.1:1' });
     server = await startTestServer({
@@ -230,7 +217,7 @@ describe('CreateFileSet with sign-in on', () => {
       grpc: { port: 0, optional: false },
     });
     address = `127.0.0.1:${server.server.grpc!.port}`;
-    for (const login of ['carol', 'dave']) tokens[login] = await tokenFor(login);
+    for (const login of ['carol', 'dave']) tokens[login] = await tokenFor(idp, login);
     const carol = grpcClient(address, tokens.carol);
     await carol.unary(pfs_v2.API.method.createProject, { project });
     await carol.unary(pfs_v2.API.method.createRepo, { repo: secret });

@@ -1,10 +1,10 @@
-import { importJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pfs_v2 } from '@ivory/api/proto';
 import { call, callStream, commitFiles, ok, repo, results } from './helpers/api-client.ts';
 import { grpcClient, grpcFailure } from './helpers/grpc-client.ts';
 import { startOidcProvider, type RunningOidcProvider } from './helpers/oidc-provider.ts';
 import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
+import { tokenFor } from './helpers/tokens.ts';
 
 /**
  * ListRepoHeads (Ivory only): the newest commit of each of several repos in one call, over HTTP
@@ -107,19 +107,6 @@ describe('ListRepoHeads with sign-in on', () => {
   let secured: TestServer;
   const tokens: Record<string, string> = {};
 
-  const tokenFor = async (login: string) => {
-    const key = await importJWK(idp.signingKey, 'RS256');
-    const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({ email: `${login}@example.com`, name: login })
-      .setProtectedHeader({ alg: 'RS256', kid: idp.signingKey.kid })
-      .setIssuer(idp.issuer)
-      .setAudience(idp.clientId)
-      .setSubject(login)
-      .setIssuedAt(now)
-      .setExpirationTime(now + 3600)
-      .sign(key);
-  };
-
   const as = async (who: string, method: string, body: unknown) => {
     const response = await fetch(`${secured.url}/api/${method}`, {
       method: 'POST',
@@ -154,7 +141,8 @@ describe('ListRepoHeads with sign-in on', () => {
       auth: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret },
       admins: ['carol@example.com'],
     });
-    for (const login of ['alice', 'bob', 'carol', 'dave']) tokens[login] = await tokenFor(login);
+    for (const login of ['alice', 'bob', 'carol', 'dave'])
+      tokens[login] = await tokenFor(idp, login);
     await as('alice', 'pfs_v2.API/CreateProject', { project: { name: 'p' } });
     for (const name of ['open', 'closed']) {
       await as('alice', 'pfs_v2.API/CreateRepo', { repo: repo(name, 'p') });
