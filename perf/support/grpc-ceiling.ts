@@ -2,7 +2,8 @@
  * The transport's ceiling on this machine for an upload of one file (256 MiB) in 4 MiB writes: a
  * receiver process with no application in it, next to which gRPC ModifyFile is judged.
  *   store:     no transport: the bytes handed to the blob hasher thread (sha256 + writes) in this
- *              process, fsync at the end
+ *              process, fsync at the end (each 4 MiB copied into a fresh buffer on the way, as
+ *              they are views of one source buffer: fresh memory is costly on this VM)
  *   h2:        bare node:http2 server, each DATA chunk discarded; node:http2 sender
  *   grpc:      @grpc/grpc-js server, client stream of 4 MiB messages with pass-through
  *              (de)serializers, each message discarded; grpc-js sender
