@@ -6,18 +6,30 @@
  * and datums per second with parallelism 1 and 2.
  *
  * The machine may be shared, so each round times a shell loop, a job with parallelism 1, a job
- * with parallelism 2, and again a shell loop; each job's ratio uses the mean of the two loops
- * around it. Every round is printed; the summary gives the median over the rounds. The first
+ * with parallelism 2, again a shell loop, the shells' floor (below) and a last shell loop; each
+ * ratio uses the mean of the two loops around it. Every round is printed; the summary gives the median over the rounds. The first
  * round's first job also starts the pipeline (its repos and the process launcher).
  *
  * It also prints, per datum, the CPU time of the server (this process) and of the launcher and
  * the launcher's wake-ups: figures that other processes' load distorts far less than wall time.
+ *
+ * And the floor of a job's shell side: the same N commands handed straight to sandboxed slot
+ * shells (launcher/slot-shells.ts, the token FIFO, the same command and environment, no server
+ * or launcher work between datums), with a job's parallelism-1 slots and with one slot, as a
+ * ratio to the shell loops of its round: what is left for the server and launcher to add.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { chownSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { RunFields } from '../server/src/platform/pps/launcher/protocol.ts';
+import { SlotShells, type ShellEntry } from '../server/src/platform/pps/launcher/slot-shells.ts';
+import {
+  sandboxAvailability,
+  sandboxShellArgv,
+  sandboxUid,
+} from '../server/src/platform/pps/sandbox.ts';
 import { modifyFile, ok, repo } from '../server/test/helpers/api-client.ts';
 import { startTestServer } from '../server/test/helpers/in-process-server.ts';
 
@@ -40,6 +52,95 @@ async function shellLoop(): Promise<number> {
   const started = process.hrtime.bigint();
   execFileSync('sh', ['-c', 'for f in in/*; do cp -r "$f" out/; done'], { cwd: dir });
   return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+let floorRuns = 0;
+
+/**
+ * The floor of a job's shell side (ms for `count` datums): `slots` sandboxed slot shells, each
+ * with one input file, handed every datum's `cp` at once in turn (as a job's workers take them),
+ * one running at a time; nothing is prepared or collected between them. Each shell has run
+ * one command before the clock starts (a job's sandboxes start while it is planned).
+ */
+async function shellsFloor(slots: number): Promise<number> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'ivory-perf-floor-'));
+  loopDirs.push(dir);
+  await mkdir(path.join(dir, 'logs'));
+  const shells = new SlotShells(path.join(dir, 'logs'));
+  const sandboxed = sandboxAvailability().available;
+  const group = `floor-${++floorRuns}`;
+  const specs = await Promise.all(
+    Array.from({ length: slots }, async (_, k) => {
+      const pfs = path.join(dir, `slot-${k}`, 'pfs');
+      await mkdir(path.join(pfs, 'tiny'), { recursive: true });
+      await mkdir(path.join(pfs, 'out'));
+      await writeFile(path.join(pfs, 'tiny', `f${k}.txt`), `line ${k}\n`);
+      if (sandboxed && process.getuid?.() === 0)
+        chownSync(path.join(pfs, 'out'), sandboxUid, sandboxUid);
+      const argv = sandboxed
+        ? sandboxShellArgv({
+            inputs: [['tiny', path.join(pfs, 'tiny')]],
+            out: path.join(pfs, 'out'),
+            hidden: [],
+          })
+        : ['/bin/sh'];
+      return { key: pfs, argv, sandboxed, pfs: sandboxed ? '/pfs' : pfs };
+    }),
+  );
+  // A job's datum environment (see datum-launch.ts), the same object for every request.
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: '/tmp',
+    TMPDIR: '/tmp',
+    PACH_JOB_ID: 'f'.repeat(32),
+    PACH_OUTPUT_COMMIT_ID: 'f'.repeat(32),
+    PPS_PROJECT_NAME: 'default',
+    PPS_PIPELINE_NAME: 'overhead',
+    PFS: '/pfs',
+    PFS_OUT: '/pfs/out',
+    PFS_TINY: '/pfs/tiny',
+  };
+  let failed = 0;
+  const runAll = (ids: number[]) =>
+    new Promise<void>((resolve) => {
+      let left = ids.length;
+      for (const id of ids) {
+        const spec = specs[id % slots]!;
+        const request: RunFields = {
+          cmd: ['cp', '-r', `${spec.pfs}/tiny/.`, `${spec.pfs}/out/`],
+          cwd: '/',
+          env,
+          extraEnv: { PACH_DATUM_ID: String(id).padStart(64, '0') },
+          stdin: '',
+          timeoutMs: 0,
+          group,
+          limit: 1,
+          shell: { key: spec.key, argv: spec.argv, sandboxed: spec.sandboxed },
+        };
+        const entry: ShellEntry = {
+          id: id + 1,
+          request,
+          started: 0,
+          onStart: () => undefined,
+          onLine: () => undefined,
+          onExit: (_, status) => {
+            if (status !== 0) failed++;
+            if (--left === 0) resolve();
+          },
+        };
+        shells.run(entry);
+      }
+    });
+  try {
+    await runAll(Array.from({ length: slots }, (_, k) => count + k));
+    const started = process.hrtime.bigint();
+    await runAll(Array.from({ length: count }, (_, i) => i));
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    if (failed > 0) throw new Error(`${failed} commands of the shells' floor failed`);
+    return ms;
+  } finally {
+    shells.close();
+  }
 }
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
@@ -161,13 +262,21 @@ async function main(): Promise<void> {
     const p2: number[] = [];
     const r1: number[] = [];
     const r2: number[] = [];
+    /** The shells' floor with a parallelism-1 job's slots (8) and with one, as ratios. */
+    const f8: number[] = [];
+    const f1: number[] = [];
     for (let round = 1; round <= rounds; round++) {
       const before = await shellLoop();
       const job1 = await runJob(1);
       const middle = await shellLoop();
       const job2 = await runJob(2);
       const after = await shellLoop();
-      loops.push(before, middle, after);
+      const floor8 = await shellsFloor(8);
+      const floor1 = await shellsFloor(1);
+      const last = await shellLoop();
+      loops.push(before, middle, after, last);
+      f8.push(floor8 / ((after + last) / 2));
+      f1.push(floor1 / ((after + last) / 2));
       p1.push(job1);
       p2.push(job2);
       r1.push(job1 / ((before + middle) / 2));
@@ -175,7 +284,9 @@ async function main(): Promise<void> {
       console.log(
         `  round ${round}: shell loops ${fmt(before)} ${fmt(middle)} ${fmt(after)} ms;` +
           ` job p1 ${fmt(job1)} ms (ratio ${ratio(r1.at(-1) as number)});` +
-          ` job p2 ${fmt(job2)} ms (ratio ${ratio(r2.at(-1) as number)})`,
+          ` job p2 ${fmt(job2)} ms (ratio ${ratio(r2.at(-1) as number)});` +
+          ` shells' floor 8 slots ${fmt(floor8)} ms (ratio ${ratio(f8.at(-1) as number)}),` +
+          ` 1 slot ${fmt(floor1)} ms (ratio ${ratio(f1.at(-1) as number)}); shell loop ${fmt(last)} ms`,
       );
     }
     const perDatum = (values: number[]) =>
@@ -194,6 +305,10 @@ async function main(): Promise<void> {
     console.log(`  job, parallelism 2, median:            ${fmt(median(p2))} ms`);
     console.log(`  overhead ratio, parallelism 1, median:  ${ratio(median(r1))}  (target <= 1.3)`);
     console.log(`  overhead ratio, parallelism 2, median:  ${ratio(median(r2))}  (target <= 1.3)`);
+    console.log(
+      `  shells' floor (no server or launcher work between datums), median ratio: 8 slots` +
+        ` ${ratio(median(f8))}, 1 slot ${ratio(median(f1))}`,
+    );
     console.log(
       `  datums per second, parallelism 1:      ${(count / (median(p1) / 1000)).toFixed(1).padStart(6)}`,
     );

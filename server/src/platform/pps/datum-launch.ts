@@ -18,6 +18,7 @@ import {
   prepareSpec,
   processResult,
   rewritePfs,
+  slotDirs,
   slotFolder,
   stageDir,
   type DatumDirs,
@@ -84,7 +85,10 @@ export class DatumLauncher {
 
   constructor(private readonly c: RunnerContext) {}
 
-  /** A job's running state: its datum counters and the datum results not yet written. */
+  /**
+   * A job's running state: its datum counters (read by countDatums, once its datums are
+   * planned) and the datum results not yet written.
+   */
   newJobRun(
     running: RunningJob,
     spec: PipelineSpec,
@@ -93,6 +97,34 @@ export class DatumLauncher {
     sandboxed: boolean,
   ): JobRun {
     const job = running.job;
+    let baseEnv: Record<string, string> | Error;
+    try {
+      baseEnv = this.jobEnv(spec, job, output);
+    } catch (error) {
+      baseEnv = error as Error;
+    }
+    return {
+      running,
+      spec,
+      jobDir,
+      inputNames: inputLeaves(spec.input).map((leaf) => leaf.name),
+      baseEnv,
+      slotToken: `${job.rowid}.${job.restart}.${++this.runCount}`,
+      sandboxed,
+      group: `job-${job.rowid}`,
+      parallelism: Math.min(spec.parallelism, this.cpuLimit),
+      counts: new Map(),
+      total: 0,
+      stats: emptyStats(),
+      results: [],
+      flushTimer: null,
+      slots: new Map(),
+    };
+  }
+
+  /** Reads a run's datum counters and stats as stored (before its datums run). */
+  countDatums(run: JobRun): void {
+    const job = run.running.job;
     const counts = new Map(
       (
         this.c.o.store.db
@@ -110,29 +142,22 @@ export class DatumLauncher {
          FROM pps_datums WHERE job_rowid = ? AND state != 'SKIPPED'`,
       )
       .get(job.rowid) as Stats;
-    let baseEnv: Record<string, string> | Error;
-    try {
-      baseEnv = this.jobEnv(spec, job, output);
-    } catch (error) {
-      baseEnv = error as Error;
-    }
-    return {
-      running,
-      spec,
-      jobDir,
-      inputNames: inputLeaves(spec.input).map((leaf) => leaf.name),
-      baseEnv,
-      slotToken: `${job.rowid}.${job.restart}.${++this.runCount}`,
-      sandboxed,
-      group: `job-${job.rowid}`,
-      parallelism: Math.min(spec.parallelism, this.cpuLimit),
-      counts,
-      total: [...counts.values()].reduce((a, b) => a + b, 0),
-      stats,
-      results: [],
-      flushTimer: null,
-      slots: new Map(),
-    };
+    run.counts = counts;
+    run.total = [...counts.values()].reduce((a, b) => a + b, 0);
+    run.stats = stats;
+  }
+
+  /**
+   * Starts the shells (sandboxes) of the job's first `count` worker slots before their datums
+   * come: each takes milliseconds to start, which then pass while the job is still prepared
+   * rather than between its first datums.
+   */
+  warmSlots(run: JobRun, count: number): void {
+    if (run.baseEnv instanceof Error) return;
+    const slots = Array.from({ length: count }, (_, k) =>
+      this.slotLaunch(run, slotDirs(run.jobDir, k)),
+    );
+    this.c.launcher.warm(slots, run.group, run.parallelism);
   }
 
   /** Queues a datum's result; results are written together (every 200 ms, or 200 of them). */

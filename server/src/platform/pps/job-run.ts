@@ -17,6 +17,8 @@ import { slotDirs, stageDir } from './worker.ts';
 export class JobRunner {
   /** Prepares the work folder once (with the first job). */
   private workReady: Promise<void> | null = null;
+  /** Whether it has. */
+  private workIsReady = false;
 
   constructor(
     private readonly c: RunnerContext,
@@ -68,7 +70,9 @@ export class JobRunner {
         `${sandbox.reason}: with sign-in on, pipeline code only runs in a sandbox (install bubblewrap)`,
       );
     // (Starts the launcher on the first job, while the job is planned.)
-    const workReady = (this.workReady ??= this.outputs.spreadJobFolders());
+    const workReady = (this.workReady ??= this.outputs.spreadJobFolders().finally(() => {
+      this.workIsReady = true;
+    }));
     const spec = this.c.spec(job.project, job.pipeline, job.pipeline_version);
     const inputRefs = [...inputs].map(([name, commit]) => ({ name, commitRowid: commit.rowid }));
     const now = Date.now();
@@ -131,17 +135,30 @@ export class JobRunner {
           )
         : undefined;
     try {
-      // Datums: planned once (kept across restarts); earlier outputs are reused (SKIPPED).
-      let datums = store.datums(job.rowid);
-      if (datums.length === 0) {
-        store.insertDatums(job.rowid, planDatums(pfs, spec.input, inputs));
-        datums = store.datums(job.rowid);
-      }
       const jobDir = this.c.jobDir(job);
-      const pending: DatumRow[] = [];
+      const run = this.datums.newJobRun(running, spec, jobDir, output, sandbox.available);
+      // `slots` datums are on their way at once: prepared (inputs copied), queued at the
+      // launcher, running, or having their outputs hashed; the launcher runs `parallelism` of
+      // them at a time. So preparing and finishing datums overlaps with running the others,
+      // and the launcher can report several exits at once while the next datums run.
+      // Each worker reuses one slot folder for its datums.
+      const slots = run.parallelism * 2 + 6;
       // One query first: a new salt (or a first job) has nothing to reuse, so its datums are
       // not looked up one by one.
       const mayReuse = store.hasReusableOutputs(job.project, job.pipeline, job.salt, job.rowid);
+      // Datums: planned once (kept across restarts); earlier outputs are reused (SKIPPED).
+      let datums = store.datums(job.rowid);
+      if (datums.length === 0) {
+        const planned = planDatums(pfs, spec.input, inputs);
+        // With nothing to reuse, every planned datum runs: the slots' sandboxes start now,
+        // while the datums are stored, rather than between the first datums. (Not before the
+        // work folder is ready: see spreadJobFolders.)
+        if (!mayReuse && this.workIsReady)
+          this.datums.warmSlots(run, Math.min(slots, planned.length));
+        store.insertDatums(job.rowid, planned);
+        datums = store.datums(job.rowid);
+      }
+      const pending: DatumRow[] = [];
       store.transaction(() => {
         for (const datum of datums) {
           if (datum.state === 'SUCCESS' || datum.state === 'SKIPPED' || datum.state === 'RECOVERED')
@@ -191,16 +208,10 @@ export class JobRunner {
       }
       pending.sort((a, b) => a.seq - b.seq);
       this.c.update(job, { state: 'JOB_RUNNING', data_total: datums.length });
-      const run = this.datums.newJobRun(running, spec, jobDir, output, sandbox.available);
+      this.datums.countDatums(run);
       this.datums.flushDatums(run);
       await workReady;
 
-      // `slots` datums are on their way at once: prepared (inputs copied), queued at the
-      // launcher, running, or having their outputs hashed; the launcher runs `parallelism` of
-      // them at a time. So preparing and finishing datums overlaps with running the others,
-      // and the launcher can report several exits at once while the next datums run.
-      // Each worker reuses one slot folder for its datums.
-      const slots = run.parallelism * 2 + 6;
       let next = 0;
       const workers = Array.from({ length: Math.min(slots, pending.length) }, async (_, k) => {
         const dirs = slotDirs(jobDir, k);

@@ -11,6 +11,8 @@ import {
   type RunFields,
   type RunMessage,
   type SharedField,
+  type ShellSpec,
+  type SlotFolder,
   type ToLauncher,
 } from './launcher/protocol.ts';
 
@@ -129,12 +131,7 @@ export class Launcher {
       const { signal: _signal, onLine: _onLine, shell, ...fields } = request;
       if (!shell) return this.send({ t: 'run', id, ...fields });
       // A shell's argv goes once (the launcher keeps it until `forget`).
-      const sent = this.sentShells.get(shell.key);
-      const known = sent !== undefined && sameArgv(sent, shell.argv);
-      if (!known) {
-        this.sentShells.set(shell.key, shell.argv);
-        this.sentFields.delete(shell.key);
-      }
+      const known = this.knowShell(shell);
       const message: RunMessage = {
         ...fields,
         shell: known ? { key: shell.key, sandboxed: shell.sandboxed } : shell,
@@ -142,6 +139,38 @@ export class Launcher {
       this.leaveOutShared(shell.key, message);
       this.send({ t: 'run', id, ...message });
     });
+  }
+
+  /**
+   * Starts the shells of `slots` (their folders made first) before their first requests, written
+   * at once: the sandboxes start while the server goes on preparing the job. (A slot's first
+   * request then finds its shell running; one that comes first simply starts it.)
+   */
+  warm(slots: { shell: ShellSpec; slot: SlotFolder }[], group: string, limit: number): void {
+    if (this.closed || slots.length === 0) return;
+    this.ensure();
+    for (const { shell, slot } of slots) {
+      const known = this.knowShell(shell);
+      this.send({
+        t: 'warm',
+        shell: known ? { key: shell.key, sandboxed: shell.sandboxed } : shell,
+        slot,
+        group,
+        limit,
+      });
+    }
+    this.flush();
+  }
+
+  /** Whether the launcher has `shell`'s argv already (else it is noted as sent now). */
+  private knowShell(shell: ShellSpec): boolean {
+    const sent = this.sentShells.get(shell.key);
+    const known = sent !== undefined && sameArgv(sent, shell.argv);
+    if (!known) {
+      this.sentShells.set(shell.key, shell.argv);
+      this.sentFields.delete(shell.key);
+    }
+    return known;
   }
 
   /**

@@ -3,7 +3,7 @@
 // forking the large server process for every datum costs several milliseconds of blocking
 // time, forking a shell of this one costs little. Started with the server's TypeScript loader.
 //
-// Protocol (protocol.ts): JSON lines in on stdin (`run`, `kill`, `forget`), out on stdout
+// Protocol (protocol.ts): JSON lines in on stdin (`run`, `warm`, `kill`, `forget`), out on stdout
 // (`line`, `exit`). A request's `prepare` runs as soon as it arrives, while earlier processes
 // still run (slot-files.ts); then it is handed to its slot's shell (slot-shells.ts), which runs
 // it when the job has a free token; `collect` runs after a successful exit. Lines, and the exits
@@ -22,9 +22,17 @@ import type {
   SharedField,
   SlotFolder,
   ToLauncher,
+  WarmMessage,
 } from './protocol.ts';
 import { noResult, sharedFields } from './protocol.ts';
-import { collect, distrustSlot, forgetFolders, prepare, resetSlot } from './slot-files.ts';
+import {
+  collect,
+  distrustSlot,
+  forgetFolders,
+  prepare,
+  readySlot,
+  resetSlot,
+} from './slot-files.ts';
 import { SlotShells, type ShellEntry } from './slot-shells.ts';
 
 /** Where the shells' output is staged while they run (argv[2]). */
@@ -217,6 +225,8 @@ function complete(message: RunMessage & { id: number }): (RunFields & { id: numb
 }
 
 async function receive(message: RunMessage & { id: number }): Promise<void> {
+  // (Its slot is not warmed after this: it may hold this request's inputs by then.)
+  if (message.shell) toWarm.delete(message.shell.key);
   const completed = complete(message);
   const request: RunFields & { id: number } =
     typeof completed === 'string'
@@ -258,6 +268,46 @@ async function receive(message: RunMessage & { id: number }): Promise<void> {
   }
 }
 
+/**
+ * Slots whose shells start ahead of their first requests, by shell key: one per turn of the
+ * event loop, so that requests and exits are handled in between (a spawn blocks this process
+ * until the sandbox's program has started). A slot's request takes it off this list: it starts
+ * its own shell if it has none yet.
+ */
+const toWarm = new Map<string, WarmMessage & { argv: string[] }>();
+
+/** Notes a slot to warm (its folder made first: a sandbox binds it). */
+function warm(message: WarmMessage): void {
+  const { shell } = message;
+  // A request of the slot came first: the slot may hold its inputs already.
+  if (lastShared.has(shell.key)) return;
+  if (shell.argv) {
+    shellArgv.set(shell.key, shell.argv);
+    lastShared.delete(shell.key);
+  }
+  const argv = shellArgv.get(shell.key);
+  if (!argv) return;
+  toWarm.set(shell.key, { ...message, argv });
+  if (toWarm.size === 1) setImmediate(warmNext);
+}
+
+/** Starts the next slot's shell to warm. Whatever fails, the slot's first request meets again. */
+function warmNext(): void {
+  const next = toWarm.values().next();
+  if (next.done) return;
+  const { shell, slot, argv, group, limit } = next.value;
+  toWarm.delete(shell.key);
+  try {
+    if (!shells.has(shell.key)) {
+      readySlot(slot);
+      shells.warm({ ...shell, argv }, group, limit);
+    }
+  } catch {
+    distrustSlot(slot.root);
+  }
+  if (toWarm.size > 0) setImmediate(warmNext);
+}
+
 function kill(id: number): void {
   const entry = entries.get(id);
   if (!entry) return;
@@ -276,12 +326,14 @@ input.on('line', (line) => {
     return;
   }
   if (message.t === 'run') void receive(message);
+  else if (message.t === 'warm') warm(message);
   else if (message.t === 'kill') kill(message.id);
   else if (message.t === 'forget') {
     const under = (key: string) =>
       key === message.prefix || key.startsWith(message.prefix + path.sep);
     for (const key of shellArgv.keys()) if (under(key)) shellArgv.delete(key);
     for (const key of lastShared.keys()) if (under(key)) lastShared.delete(key);
+    for (const key of toWarm.keys()) if (under(key)) toWarm.delete(key);
     forgetFolders(message.prefix);
     shells.forget(message.prefix);
   }

@@ -2,8 +2,9 @@ import type { OutputFile } from '../pps-store.ts';
 
 /**
  * The messages between the server (launcher.ts) and the launcher process (launcher/main.ts):
- * JSON lines. The server sends `run`, `kill` and `forget` (a job ended: its slots' shells end);
- * the launcher answers `line` (one line of a process's output) and `exit` (its result).
+ * JSON lines. The server sends `run`, `warm` (a slot's shell started ahead), `kill` and `forget`
+ * (a job ended: its slots' shells end); the launcher answers `line` (one line of a process's
+ * output) and `exit` (its result).
  */
 
 /**
@@ -139,8 +140,22 @@ export type RunMessage = Omit<RunFields, 'shell' | 'env' | 'cmd' | 'cwd' | 'stdi
     same?: SharedField[];
   };
 
+/**
+ * Starts a slot's shell ahead of its first request, its folder made first (a sandbox binds it):
+ * a sandbox takes milliseconds to start, and they then pass while the server still prepares
+ * the job rather than between its first datums. `shell.argv` as in a request.
+ */
+export interface WarmMessage {
+  t: 'warm';
+  shell: Omit<ShellSpec, 'argv'> & { argv?: string[] };
+  slot: SlotFolder;
+  group: string;
+  limit: number;
+}
+
 export type ToLauncher =
   | ({ t: 'run'; id: number } & RunMessage)
+  | WarmMessage
   | { t: 'kill'; id: number }
   | { t: 'forget'; prefix: string };
 

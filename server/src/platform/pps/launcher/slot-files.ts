@@ -119,6 +119,13 @@ function rebuildSlot(slot: SlotFolder): void {
   if (slot.outOwner !== undefined) chownSync(slot.out, slot.outOwner, slot.outOwner);
 }
 
+/** Makes a slot ready for its first datum ahead of it (emptied, or made, unless it is ready). */
+export function readySlot(slot: SlotFolder): void {
+  if (readySlots.get(slot.root) === slot.token) return;
+  rebuildSlot(slot);
+  readySlots.set(slot.root, slot.token);
+}
+
 /**
  * Empties a slot after a successful datum so the next one finds only its own files (what it
  * held goes to the trash). Input files become spares.

@@ -125,18 +125,34 @@ export class SlotShells {
   /** Hands a prepared request to its slot's shell (started first when there is none). */
   run(entry: ShellEntry): void {
     const spec = entry.request.shell as ShellSpec;
-    const current = this.shells.get(spec.key);
-    const alive =
-      current &&
-      !current.dying &&
-      current.child.exitCode === null &&
-      current.child.signalCode === null;
-    const shell = alive ? current : this.newShell(spec, entry.request);
+    const { group, limit } = entry.request;
+    const shell = this.liveShell(spec.key) ?? this.newShell(spec, group, limit);
     const command = this.shellCommand(entry.id, entry.request);
     entry.queuedAt = performance.now();
     shell.queue.push(entry);
     shell.logOwners.push(entry);
     shell.child.stdin?.write(command);
+  }
+
+  /** Starts a slot's shell ahead of its first request (unless it has one). */
+  warm(spec: ShellSpec, group: string, limit: number): void {
+    if (!this.liveShell(spec.key)) this.newShell(spec, group, limit);
+  }
+
+  /** Whether a slot has a shell (alive or not gone yet). */
+  has(key: string): boolean {
+    return this.shells.has(key);
+  }
+
+  /** The slot's shell, unless it has none that can take a request. */
+  private liveShell(key: string): Shell | undefined {
+    const current = this.shells.get(key);
+    return current &&
+      !current.dying &&
+      current.child.exitCode === null &&
+      current.child.signalCode === null
+      ? current
+      : undefined;
   }
 
   /** Kills the shell running (or holding) `entry`; it reports the entry's exit. */
@@ -177,8 +193,8 @@ export class SlotShells {
     return group;
   }
 
-  private newShell(spec: ShellSpec, request: RunFields): Shell {
-    const group = this.group(request.group, request.limit);
+  private newShell(spec: ShellSpec, groupName: string, limit: number): Shell {
+    const group = this.group(groupName, limit);
     const logPath = path.join(this.logDir, String(++this.count));
     const logFd = openSync(logPath, 'a+');
     const [program = '/bin/sh', ...args] = spec.argv;
