@@ -3,9 +3,8 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitId, getFile, ok, repo, results } from './helpers/api-client.ts';
-import type { Json } from './helpers/api-client.ts';
 import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
-import { postChunk, postJson as postJsonTo } from './helpers/upload-client.ts';
+import { uploadClient } from './helpers/upload-client.ts';
 
 let server: TestServer;
 let url: string;
@@ -18,18 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const postJson = (path: string, body: unknown) => postJsonTo(url, path, body);
-
-async function sendChunk(
-  uploadId: string,
-  fileName: string,
-  chunkTotal: number,
-  currentChunk: number,
-  bytes: Buffer,
-) {
-  const response = await postChunk(url, uploadId, fileName, chunkTotal, currentChunk, bytes);
-  return { status: response.status, body: (await response.json()) as Json };
-}
+const { postJson, sendChunk } = uploadClient(() => url);
 
 const split = (bytes: Buffer, parts: number) => {
   const size = Math.ceil(bytes.length / parts);
