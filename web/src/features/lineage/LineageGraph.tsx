@@ -12,40 +12,23 @@ import '@xyflow/react/dist/style.css';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { testIds } from '../../test-ids.ts';
 import { useColorMode } from '../../app/color-mode.tsx';
-import type { LineageGraph as Graph, LineageNode } from './graph.ts';
 import {
   GraphViewContext,
   nodeLook,
   zoomedOutSelector,
   type LineageFlowNode,
-  type NodeStatus,
+  type LineageGraphProps,
 } from './graph-view.ts';
 import InitialViewport from './InitialViewport.tsx';
-import type { Positions } from './layout-engine.ts';
-import type { LayoutDirection } from './layout-key.ts';
 import { nodeTypes } from './LineageNodeView.tsx';
 import OverviewCanvas from './OverviewCanvas.tsx';
 import { useFlowElements } from './use-flow-elements.ts';
 import { useViewportFollow } from './use-viewport-follow.ts';
 import { FIT, fittedViewport, MIN_ZOOM, nodeAt } from './viewport.ts';
 
-export { DETAIL_ZOOM, type NodeStatus } from './graph-view.ts';
+export { DETAIL_ZOOM, type LineageGraphProps, type NodeStatus } from './graph-view.ts';
 
 let rendered = false;
-
-export interface LineageGraphProps {
-  graph: Graph;
-  positions: Positions;
-  layoutKey: string;
-  statuses: ReadonlyMap<string, NodeStatus>;
-  selectedId: string | null;
-  touched: ReadonlySet<string> | null;
-  direction: LayoutDirection;
-  /** Centre on this node when it changes (search and jump). */
-  focus: { id: string; at: number } | null;
-  onSelect: (node: LineageNode | null) => void;
-  onFirstPaint?: () => void;
-}
 
 function Flow(props: LineageGraphProps & { initialViewport: Viewport | null }) {
   const { graph, positions, layoutKey, focus, onSelect } = props;

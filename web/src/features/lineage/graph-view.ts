@@ -1,7 +1,8 @@
 import type { Node, ReactFlowState } from '@xyflow/react';
 import { createContext } from 'react';
 import { pipelineNodeTone, toneColor } from '../pipelines/states.tsx';
-import type { LineageNode } from './graph.ts';
+import type { LineageGraph as Graph, LineageNode } from './graph.ts';
+import type { Positions } from './layout-engine.ts';
 import type { LayoutDirection } from './layout-key.ts';
 
 /** Below this zoom nodes draw as plain coloured boxes. */
@@ -10,6 +11,20 @@ export const DETAIL_ZOOM = 0.45;
 export interface NodeStatus {
   state?: string;
   lastJobState?: string;
+}
+
+export interface LineageGraphProps {
+  graph: Graph;
+  positions: Positions;
+  layoutKey: string;
+  statuses: ReadonlyMap<string, NodeStatus>;
+  selectedId: string | null;
+  touched: ReadonlySet<string> | null;
+  direction: LayoutDirection;
+  /** Centre on this node when it changes (search and jump). */
+  focus: { id: string; at: number } | null;
+  onSelect: (node: LineageNode | null) => void;
+  onFirstPaint?: () => void;
 }
 
 export interface GraphView {

@@ -1,19 +1,13 @@
 import { MarkerType, type Edge } from '@xyflow/react';
 import { useMemo } from 'react';
-import { isHighlightedEdge, lineageOf, type LineageGraph as Graph } from './graph.ts';
-import type { GraphView, LineageFlowNode, NodeStatus } from './graph-view.ts';
-import { nodeSize, type Positions } from './layout-engine.ts';
-import type { LayoutDirection } from './layout-key.ts';
+import { isHighlightedEdge, lineageOf } from './graph.ts';
+import type { GraphView, LineageFlowNode, LineageGraphProps } from './graph-view.ts';
+import { nodeSize } from './layout-engine.ts';
 
-export interface FlowElementsInput {
-  graph: Graph;
-  positions: Positions;
-  layoutKey: string;
-  statuses: ReadonlyMap<string, NodeStatus>;
-  selectedId: string | null;
-  touched: ReadonlySet<string> | null;
-  direction: LayoutDirection;
-}
+export type FlowElementsInput = Pick<
+  LineageGraphProps,
+  'graph' | 'positions' | 'layoutKey' | 'statuses' | 'selectedId' | 'touched' | 'direction'
+>;
 
 /**
  * React Flow's nodes and edges for the lineage, and the view (states, selection, highlighting)
