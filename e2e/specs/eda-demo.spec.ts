@@ -1,15 +1,18 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { results, type Json } from '../../server/test/helpers/api-client.ts';
-import {
-  startServerProcess,
-  type ServerProcess,
-} from '../../server/test/helpers/server-process.ts';
+import type { ServerProcess } from '../../server/test/helpers/server-process.ts';
 import { edaRtlDir } from '../../server/src/eda/demo-flow.ts';
 import { testIds } from '../../web/src/test-ids.ts';
+import {
+  startSpecServer,
+  stopSpecServer,
+  uploadModal as modal,
+  uploadPrimary as primary,
+} from '../support/spec-server.ts';
 
 // The EDA demo end to end, on this spec's own fresh server (first start seeds project eda, its
 // bolt demo-rtl and the yosys flow's trials): upload a changed ALU through the upload modal, and
@@ -39,20 +42,10 @@ test.beforeAll(async () => {
     .replace(/OP_SHL: .*\n/, '')
     .replace(/OP_SHR: .*\n/, '');
   await writeFile(path.join(folder, 'alu.v'), alu);
-  server = await startServerProcess({
-    IVORY_SEED: 'true',
-    IVORY_WEB_DIST: path.join(import.meta.dirname, '../../web/dist'),
-  });
+  server = await startSpecServer({ IVORY_SEED: 'true' });
 });
 
-test.afterAll(async () => {
-  await server?.kill();
-  if (server) await rm(server.dataDir, { recursive: true, force: true });
-  if (tempDir) await rm(tempDir, { recursive: true, force: true });
-});
-
-const modal = (page: Page) => page.getByTestId(testIds.edaUploadModal);
-const primary = (page: Page) => modal(page).getByRole('button', { name: /^(Upload|Done)$/ });
+test.afterAll(() => stopSpecServer(server, tempDir));
 
 test('a changed ALU uploaded through the modal runs the flow again with different metrics', async ({
   page,

@@ -1,27 +1,17 @@
 import { expect, test } from '@playwright/test';
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
-import {
-  startServerProcess,
-  type ServerProcess,
-} from '../../server/test/helpers/server-process.ts';
+import type { ServerProcess } from '../../server/test/helpers/server-process.ts';
 import { testIds } from '../../web/src/test-ids.ts';
+import { startSpecServer, stopSpecServer } from '../support/spec-server.ts';
 
 // A new user on an empty data dir: the landing's empty states point somewhere real, the eda
 // project (created on first use) is in Projects without a reload, and bolt errors speak of bolts.
 let server: ServerProcess;
 
 test.beforeAll(async () => {
-  server = await startServerProcess({
-    IVORY_SEED: 'false',
-    IVORY_WEB_DIST: path.join(import.meta.dirname, '../../web/dist'),
-  });
+  server = await startSpecServer({ IVORY_SEED: 'false' });
 });
 
-test.afterAll(async () => {
-  await server?.kill();
-  if (server) await rm(server.dataDir, { recursive: true, force: true });
-});
+test.afterAll(() => stopSpecServer(server));
 
 test('first load: eda in Projects, empty bolts point to the Bolts page, duplicate bolt error', async ({
   page,

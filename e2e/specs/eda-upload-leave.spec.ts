@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -10,11 +10,15 @@ import {
   listCommits,
   type ApiClient,
 } from '@ivory/api';
-import {
-  startServerProcess,
-  type ServerProcess,
-} from '../../server/test/helpers/server-process.ts';
+import type { ServerProcess } from '../../server/test/helpers/server-process.ts';
 import { testIds } from '../../web/src/test-ids.ts';
+import {
+  startSpecServer,
+  stopSpecServer,
+  uploadModal as modal,
+  uploadPrimary as primary,
+  writeTree,
+} from '../support/spec-server.ts';
 
 // Closing the upload modal with uploaded but unfinished files asks to finish (the default) or
 // discard — for ×, Escape, a route change and a closed tab — and each row shows where its file
@@ -30,28 +34,17 @@ let tempDir: string;
 
 test.beforeAll(async () => {
   tempDir = await mkdtemp(path.join(tmpdir(), 'ivory-upload-leave-'));
-  for (const [relative, text] of Object.entries(plugin)) {
-    await mkdir(path.dirname(path.join(tempDir, relative)), { recursive: true });
-    await writeFile(path.join(tempDir, relative), text);
-  }
-  server = await startServerProcess({
-    IVORY_WEB_DIST: path.join(import.meta.dirname, '../../web/dist'),
-  });
+  await writeTree(tempDir, plugin);
+  server = await startSpecServer();
   client = createApiClient({ baseUrl: server.url, getToken: () => null });
   await createProject(client, { project: 'eda' });
   for (const bolt of ['by-escape', 'by-close', 'by-back', 'by-tab'])
     await createRepo(client, { project: 'eda', repo: bolt, description: '' });
 });
 
-test.afterAll(async () => {
-  await server?.kill();
-  if (server) await rm(server.dataDir, { recursive: true, force: true });
-  if (tempDir) await rm(tempDir, { recursive: true, force: true });
-});
+test.afterAll(() => stopSpecServer(server, tempDir));
 
-const modal = (page: Page) => page.getByTestId(testIds.edaUploadModal);
 const dialog = (page: Page) => page.getByRole('dialog', { name: 'Finish the upload?' });
-const primary = (page: Page) => modal(page).getByRole('button', { name: /^(Upload|Done)$/ });
 
 /** Opens the modal for a bolt, attaches the plugin folder and uploads it (not finished). */
 async function uploadUnfinished(page: Page, bolt: string) {

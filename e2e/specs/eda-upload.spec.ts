@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -12,11 +12,15 @@ import {
   listCommits,
   type ApiClient,
 } from '@ivory/api';
-import {
-  startServerProcess,
-  type ServerProcess,
-} from '../../server/test/helpers/server-process.ts';
+import type { ServerProcess } from '../../server/test/helpers/server-process.ts';
 import { testIds } from '../../web/src/test-ids.ts';
+import {
+  startSpecServer,
+  stopSpecServer,
+  uploadModal as modal,
+  uploadPrimary as primary,
+  writeTree,
+} from '../support/spec-server.ts';
 
 // The folder-upload modal end to end, against this spec's own server: the shared one cannot
 // inject faults. IVORY_FAULT_FAIL_CHUNK makes the server answer HTTP 500 for chunk 1 of core.bin
@@ -43,31 +47,18 @@ let folder: string;
 test.beforeAll(async () => {
   tempDir = await mkdtemp(path.join(tmpdir(), 'ivory-eda-upload-'));
   folder = path.join(tempDir, 'bench');
-  for (const [relative, bytes] of Object.entries(files)) {
-    const target = path.join(tempDir, relative);
-    await mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, bytes);
-  }
-  server = await startServerProcess({
-    IVORY_FAULT_FAIL_CHUNK: `${FAILING_FILE}:1`,
-    IVORY_WEB_DIST: path.join(import.meta.dirname, '../../web/dist'),
-  });
+  await writeTree(tempDir, files);
+  server = await startSpecServer({ IVORY_FAULT_FAIL_CHUNK: `${FAILING_FILE}:1` });
   client = createApiClient({ baseUrl: server.url, getToken: () => null });
   // The modal is opened for an existing bolt: project eda and the repo come first.
   await createProject(client, { project: 'eda' });
   await createRepo(client, { project: 'eda', repo: BOLT, description: 'SoC benchmark' });
 });
 
-test.afterAll(async () => {
-  await server?.kill();
-  if (server) await rm(server.dataDir, { recursive: true, force: true });
-  if (tempDir) await rm(tempDir, { recursive: true, force: true });
-});
+test.afterAll(() => stopSpecServer(server, tempDir));
 
-const modal = (page: Page) => page.getByTestId(testIds.edaUploadModal);
 const items = (page: Page) => page.getByTestId(testIds.edaUploadItem);
 const item = (page: Page, relative: string) => items(page).filter({ hasText: relative });
-const primary = (page: Page) => modal(page).getByRole('button', { name: /^(Upload|Done)$/ });
 
 async function attachFolder(page: Page) {
   await modal(page).locator('input[type=file]').setInputFiles(folder);

@@ -1,22 +1,17 @@
 import { expect, test, type Page } from '@playwright/test';
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
-import {
-  startServerProcess,
-  type ServerProcess,
-} from '../../server/test/helpers/server-process.ts';
+import type { ServerProcess } from '../../server/test/helpers/server-process.ts';
 import {
   sourceConfig,
   startAnalyticsReceiver,
   type AnalyticsReceiver,
 } from '../support/analytics-receiver.ts';
 import { TEST_ACCOUNT, completeIdpSignIn, startAuthStack } from '../support/auth-server.ts';
+import { startSpecServer, stopSpecServer } from '../support/spec-server.ts';
 
 // Product analytics against a self-hosted RudderStack: a local receiver plays both the control
 // plane (source configuration) and the data plane (events). Every event of the spec arrives with
 // its fields; nothing goes anywhere else; with telemetry disabled nothing is requested at all.
 const WRITE_KEY = 'ivory-local-write-key';
-const webDist = path.join(import.meta.dirname, '../../web/dist');
 
 type Event = Record<string, unknown> & { properties?: Record<string, unknown> };
 
@@ -111,8 +106,7 @@ test('the source configuration given locally: no control plane is asked', async 
   const receiver = await startAnalyticsReceiver(WRITE_KEY);
   let server: ServerProcess | undefined;
   try {
-    server = await startServerProcess({
-      IVORY_WEB_DIST: webDist,
+    server = await startSpecServer({
       IVORY_RUDDERSTACK_WRITE_KEY: WRITE_KEY,
       IVORY_RUDDERSTACK_DATA_PLANE_URL: receiver.url,
       IVORY_RUDDERSTACK_SOURCE_CONFIG: JSON.stringify(sourceConfig(WRITE_KEY)),
@@ -126,8 +120,7 @@ test('the source configuration given locally: no control plane is asked', async 
     expect(receiver.requests.filter((r) => r.url.startsWith('/sourceConfig'))).toEqual([]);
     expect(foreign).toEqual([]);
   } finally {
-    await server?.kill();
-    if (server) await rm(server.dataDir, { recursive: true, force: true });
+    await stopSpecServer(server);
     await receiver.stop();
   }
 });
@@ -137,8 +130,7 @@ test('with telemetry disabled nothing is requested at all', async ({ page }) => 
   const receiver = await startAnalyticsReceiver(WRITE_KEY);
   let server: ServerProcess | undefined;
   try {
-    server = await startServerProcess({
-      IVORY_WEB_DIST: webDist,
+    server = await startSpecServer({
       IVORY_DISABLE_TELEMETRY: 'true',
       IVORY_RUDDERSTACK_WRITE_KEY: WRITE_KEY,
       IVORY_RUDDERSTACK_DATA_PLANE_URL: receiver.url,
@@ -162,8 +154,7 @@ test('with telemetry disabled nothing is requested at all', async ({ page }) => 
     const cookies = await page.context().cookies(server.url);
     expect(cookies.filter((c) => c.name.includes('utm'))).toEqual([]);
   } finally {
-    await server?.kill();
-    if (server) await rm(server.dataDir, { recursive: true, force: true });
+    await stopSpecServer(server);
     await receiver.stop();
   }
 });

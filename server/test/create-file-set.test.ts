@@ -5,10 +5,13 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitFiles, commitId, getFile, ok, repo, type Json } from './helpers/api-client.ts';
 import { grpcClient, grpcFailure } from './helpers/grpc-client.ts';
-import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
-import { startOidcProvider, type RunningOidcProvider } from './helpers/oidc-provider.ts';
+import {
+  startSignedInTestServer,
+  startTestServer,
+  type SignedInTestServer,
+  type TestServer,
+} from './helpers/in-process-server.ts';
 import { readAll } from './helpers/pps.ts';
-import { tokenFor } from './helpers/tokens.ts';
 
 // CreateFileSet: a client stream of ModifyFile messages making a file set, over the HTTP gateway
 // (NDJSON) and gRPC; the set is then added to an open commit (AddFileSet) and read back.
@@ -202,22 +205,18 @@ describe('CreateFileSet', () => {
 });
 
 describe('CreateFileSet with sign-in on', () => {
-  let idp: RunningOidcProvider;
-  let server: TestServer;
+  let server: SignedInTestServer;
   let address: string;
-  const tokens: Record<string, string> = {};
+  let tokens: Record<string, string>;
   const project = { name: 'fs' };
   const secret = { name: 'secret', type: 'user', project };
 
   beforeAll(async () => {
-    idp = await startOidcProvider({ consoleOrigin: 'http://127.0.0.1:1' });
-    server = await startTestServer({
-      auth: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret },
+    server = await startSignedInTestServer(['carol', 'dave'], {
       admins: ['carol@example.com'],
       grpc: { port: 0, optional: false },
     });
-    address = `127.0.0.1:${server.server.grpc!.port}`;
-    for (const login of ['carol', 'dave']) tokens[login] = await tokenFor(idp, login);
+    ({ grpcAddress: address, tokens } = server);
     const carol = grpcClient(address, tokens.carol);
     await carol.unary(pfs_v2.API.method.createProject, { project });
     await carol.unary(pfs_v2.API.method.createRepo, { repo: secret });
@@ -232,10 +231,7 @@ describe('CreateFileSet with sign-in on', () => {
     ]);
     carol.close();
   }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await idp?.stop();
-  });
+  afterAll(() => server?.close());
 
   const copyOfSecret = {
     copyFile: {

@@ -1,37 +1,29 @@
 import { auth_v2, pfs_v2 } from '@ivory/api/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grpcClient, grpcFailure } from './helpers/grpc-client.ts';
-import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
-import { startOidcProvider, type RunningOidcProvider } from './helpers/oidc-provider.ts';
+import { startSignedInTestServer, type SignedInTestServer } from './helpers/in-process-server.ts';
 import { tokenFor } from './helpers/tokens.ts';
 
 // Sign-in on, over gRPC: the token travels in the `authn-token` metadata as pachctl sends it,
 // is checked against the real identity provider's keys, and the caller's roles apply as over
 // HTTP. Users: carol (IVORY_ADMINS), dave (no role).
 
-let idp: RunningOidcProvider;
-let server: TestServer;
+let server: SignedInTestServer;
 let address: string;
-const tokens: Record<string, string> = {};
+let tokens: Record<string, string>;
 
 const project = { name: 'q' };
 const repo = { name: 'secret', type: 'user', project };
 
 beforeAll(async () => {
-  idp = await startOidcProvider({ consoleOrigin: 'http://127.0.0.1:1' });
-  server = await startTestServer({
-    auth: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret },
+  server = await startSignedInTestServer(['carol', 'dave'], {
     admins: ['carol@example.com'],
     grpc: { port: 0, optional: false },
   });
-  address = `127.0.0.1:${server.server.grpc!.port}`;
-  for (const login of ['carol', 'dave']) tokens[login] = await tokenFor(idp, login);
+  ({ grpcAddress: address, tokens } = server);
 }, 60_000);
 
-afterAll(async () => {
-  await server?.close();
-  await idp?.stop();
-});
+afterAll(() => server?.close());
 
 describe('gRPC with sign-in on', () => {
   it('WhoAmI answers the user of the authn-token', async () => {
@@ -45,7 +37,7 @@ describe('gRPC with sign-in on', () => {
 
   it('refuses a call without a token, with a forged or an expired one (16)', async () => {
     const forged = tokens.carol!.slice(0, -4) + (tokens.carol!.endsWith('AAAA') ? 'BBBB' : 'AAAA');
-    for (const token of ['', forged, await tokenFor(idp, 'carol', -60), 'not-a-token']) {
+    for (const token of ['', forged, await tokenFor(server.idp, 'carol', -60), 'not-a-token']) {
       const client = grpcClient(address, token);
       const failure = await grpcFailure(client.unary(auth_v2.API.method.whoAmI, {}));
       const listing = await grpcFailure(client.serverStream(pfs_v2.API.method.listRepo, {}));

@@ -1,16 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOidcProvider, type RunningOidcProvider } from './helpers/oidc-provider.ts';
-import { tokenFor } from './helpers/tokens.ts';
-import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
+import { startSignedInTestServer, type SignedInTestServer } from './helpers/in-process-server.ts';
 
 // A pipeline runs as its creator's permissions, checked again when each job starts: with
 // sign-in on (a real identity provider's signing key), a pipeline whose creator lost access to
 // its input fails its next job with the reason and writes nothing to its output repo.
 // alice owns project w; bob is a projectWriter there until alice revokes it.
 
-let idp: RunningOidcProvider;
-let server: TestServer;
-const tokens: Record<string, string> = {};
+let server: SignedInTestServer;
+let tokens: Record<string, string>;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -64,11 +61,8 @@ async function jobOf(pipeline: string, id: string): Promise<Json> {
 }
 
 beforeAll(async () => {
-  idp = await startOidcProvider({ consoleOrigin: 'http://127.0.0.1:1' });
-  server = await startTestServer({
-    auth: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret },
-  });
-  for (const login of ['alice', 'bob']) tokens[login] = await tokenFor(idp, login);
+  server = await startSignedInTestServer(['alice', 'bob']);
+  ({ tokens } = server);
   await ok('alice', 'pfs_v2.API/CreateProject', { project: { name: 'w' } });
   await ok('alice', 'pfs_v2.API/CreateRepo', { repo: repo('in') });
   await ok('alice', 'auth_v2.API/ModifyRoleBinding', {
@@ -78,10 +72,7 @@ beforeAll(async () => {
   });
 }, 60_000);
 
-afterAll(async () => {
-  await server?.close();
-  await idp?.stop();
-});
+afterAll(() => server?.close());
 
 describe('a pipeline’s permissions, when its job starts', () => {
   it('runs while its creator may read the input and write the output', async () => {

@@ -1,18 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commitFiles, ok, repo, results, type Json } from './helpers/api-client.ts';
-import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
+import { describe, expect, it } from 'vitest';
+import { commitFiles, ok, results, type Json } from './helpers/api-client.ts';
+import { useTestServer } from './helpers/use-test-server.ts';
 import { createPipeline, listDatums, pipeline, readAll, waitJob } from './helpers/pps.ts';
 
-let server: TestServer;
-let url: string;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  url = server.url;
-  await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
-  await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('texts') });
-});
-afterAll(() => server.close());
+const { url } = useTestServer({ projects: ['default'], repos: ['texts'] });
 
 const wordCount = {
   pipeline: pipeline('wc'),
@@ -41,34 +32,34 @@ const sum = {
 
 describe('a two-stage DAG', () => {
   it('counts words per file, sums them, and only processes new datums on a new commit', async () => {
-    const first = await commitFiles(url, 'texts', {
+    const first = await commitFiles(url(), 'texts', {
       '/a.txt': 'one two three',
       '/b.txt': 'four five',
     });
-    await createPipeline(url, wordCount);
-    await createPipeline(url, sum);
+    await createPipeline(url(), wordCount);
+    await createPipeline(url(), sum);
 
     // The pipelines process the existing commit under their spec commits' IDs; a new commit
     // lands under its own ID through the whole DAG.
-    const second = await commitFiles(url, 'texts', { '/c.txt': 'six seven eight nine' });
-    const wcJob = await waitJob(url, 'wc', second);
+    const second = await commitFiles(url(), 'texts', { '/c.txt': 'six seven eight nine' });
+    const wcJob = await waitJob(url(), 'wc', second);
     expect(wcJob.state).toBe('JOB_SUCCESS');
     expect(wcJob.dataTotal).toBe('3');
     expect(wcJob.dataSkipped).toBe('2');
     expect(wcJob.dataProcessed).toBe('1');
-    const totalJob = await waitJob(url, 'total', second);
+    const totalJob = await waitJob(url(), 'total', second);
     expect(totalJob.state).toBe('JOB_SUCCESS');
 
-    expect(await readAll(url, 'wc', second)).toEqual({
+    expect(await readAll(url(), 'wc', second)).toEqual({
       '/a.txt': '3\n',
       '/b.txt': '2\n',
       '/c.txt': '4\n',
     });
-    expect(await readAll(url, 'total', second)).toEqual({ '/total': '9\n' });
+    expect(await readAll(url(), 'total', second)).toEqual({ '/total': '9\n' });
 
     // Provenance: the commit set of the new ID holds the input, both outputs and both jobs'
     // metadata commits (meta repos, as in Pachyderm).
-    const set = await results(url, 'pfs_v2.API/InspectCommitSet', {
+    const set = await results(url(), 'pfs_v2.API/InspectCommitSet', {
       commitSet: { id: second },
       wait: true,
     });
@@ -87,7 +78,7 @@ describe('a two-stage DAG', () => {
     ]);
     expect(wcCommit.error).toBe('');
 
-    const datums = await listDatums(url, wcJob.job);
+    const datums = await listDatums(url(), wcJob.job);
     expect(datums.map((d: Json) => d.state).sort()).toEqual(['SKIPPED', 'SKIPPED', 'SUCCESS']);
     const fresh = datums.find((d: Json) => d.state === 'SUCCESS');
     expect(fresh.data.map((f: Json) => f.file.path)).toEqual(['/c.txt']);
@@ -95,32 +86,32 @@ describe('a two-stage DAG', () => {
   });
 
   it('describes pipelines, versions, repos and jobs', async () => {
-    const info = await ok(url, 'pps_v2.API/InspectPipeline', { pipeline: pipeline('wc') });
+    const info = await ok(url(), 'pps_v2.API/InspectPipeline', { pipeline: pipeline('wc') });
     expect(info.state).toMatch(/PIPELINE_(STANDBY|RUNNING)/);
     expect(info.lastJobState).toBe('JOB_SUCCESS');
     expect(info.details.input.pfs.glob).toBe('/*');
     expect(info.version).toBe('1');
-    const repos = await results(url, 'pfs_v2.API/ListRepo', { type: '' });
+    const repos = await results(url(), 'pfs_v2.API/ListRepo', { type: '' });
     const wcRepos = repos.filter((r: Json) => r.repo.name === 'wc').map((r: Json) => r.repo.type);
     expect(wcRepos.sort()).toEqual(['meta', 'spec', 'user']);
 
-    await createPipeline(url, { ...wordCount, description: 'v2' }, { update: true });
-    const listed = await results(url, 'pps_v2.API/ListPipeline', { history: -1 });
+    await createPipeline(url(), { ...wordCount, description: 'v2' }, { update: true });
+    const listed = await results(url(), 'pps_v2.API/ListPipeline', { history: -1 });
     expect(
       listed.filter((p: Json) => p.pipeline.name === 'wc').map((p: Json) => p.version),
     ).toEqual(['2', '1']);
-    const summary = await ok(url, 'pps_v2.API/PipelinesSummary', {
+    const summary = await ok(url(), 'pps_v2.API/PipelinesSummary', {
       projects: [{ name: 'default' }],
     });
     expect(summary.summaries[0].activePipelines).toBe('2');
 
-    const jobSets = await results(url, 'pps_v2.API/ListJobSet', {});
+    const jobSets = await results(url(), 'pps_v2.API/ListJobSet', {});
     expect(jobSets.length).toBeGreaterThan(0);
   });
 
   it('answers cluster-only calls with UNIMPLEMENTED', async () => {
     const { call } = await import('./helpers/api-client.ts');
-    const response = await call(url, 'pps_v2.API/GetKubeEvents', {});
+    const response = await call(url(), 'pps_v2.API/GetKubeEvents', {});
     expect(response.status).toBe(501);
     expect(response.body.message).toMatch(/Kubernetes cluster/);
   });

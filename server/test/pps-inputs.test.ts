@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { commitFiles, ok, repo, results, type Json } from './helpers/api-client.ts';
-import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
+import { useTestServer } from './helpers/use-test-server.ts';
 import { createPipeline, lastJob, listDatums, pipeline, readAll } from './helpers/pps.ts';
 
-let server: TestServer;
-let url: string;
-
+const { url } = useTestServer({ projects: ['default'], repos: ['left', 'right'] });
 beforeAll(async () => {
-  server = await startTestServer();
-  url = server.url;
-  await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
-  for (const name of ['left', 'right'])
-    await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo(name) });
-  await commitFiles(url, 'left', { '/a-1.txt': 'A1', '/b-2.txt': 'B2', '/c-3.txt': 'C3' });
-  await commitFiles(url, 'right', { '/1.csv': 'one', '/2.csv': 'two', '/9.csv': 'nine' });
+  await commitFiles(url(), 'left', { '/a-1.txt': 'A1', '/b-2.txt': 'B2', '/c-3.txt': 'C3' });
+  await commitFiles(url(), 'right', { '/1.csv': 'one', '/2.csv': 'two', '/9.csv': 'nine' });
 });
-afterAll(() => server.close());
 
 /** Each datum writes the list of the files it saw (relative to its /pfs) to /pfs/out/<datum>. */
 const listFiles = {
@@ -35,7 +27,7 @@ const seen = (datums: Json[]) =>
 
 describe('inputs', () => {
   it('cross: every file of one input with every file of the other', async () => {
-    await createPipeline(url, {
+    await createPipeline(url(), {
       pipeline: pipeline('crossed'),
       transform: listFiles,
       input: {
@@ -45,9 +37,9 @@ describe('inputs', () => {
         ],
       },
     });
-    const job = await lastJob(url, 'crossed');
+    const job = await lastJob(url(), 'crossed');
     expect(job.state).toBe('JOB_SUCCESS');
-    const datums = await listDatums(url, job.job);
+    const datums = await listDatums(url(), job.job);
     expect(datums).toHaveLength(6);
     expect(seen(datums)).toEqual([
       'left:/a-1.txt right:/1.csv',
@@ -57,7 +49,7 @@ describe('inputs', () => {
       'left:/c-3.txt right:/1.csv',
       'left:/c-3.txt right:/2.csv',
     ]);
-    const outputs = await readAll(url, 'crossed', job.job.id);
+    const outputs = await readAll(url(), 'crossed', job.job.id);
     const first = datums[0];
     expect(outputs[`/${first.datum.id}`]).toBe(
       first.data
@@ -68,7 +60,7 @@ describe('inputs', () => {
   });
 
   it('join: files whose capture groups match ($1), and outerJoin keeps the unmatched', async () => {
-    await createPipeline(url, {
+    await createPipeline(url(), {
       pipeline: pipeline('joined'),
       transform: listFiles,
       input: {
@@ -78,15 +70,15 @@ describe('inputs', () => {
         ],
       },
     });
-    const job = await lastJob(url, 'joined');
+    const job = await lastJob(url(), 'joined');
     expect(job.state).toBe('JOB_SUCCESS');
-    const datums = await listDatums(url, job.job);
+    const datums = await listDatums(url(), job.job);
     expect(seen(datums)).toEqual([
       'left:/a-1.txt right:/1.csv',
       'left:/b-2.txt right:/2.csv',
       'right:/9.csv',
     ]);
-    const outputs = Object.values(await readAll(url, 'joined', job.job.id)).sort();
+    const outputs = Object.values(await readAll(url(), 'joined', job.job.id)).sort();
     expect(outputs).toEqual([
       'left/a-1.txt right/1.csv ',
       'left/b-2.txt right/2.csv ',
@@ -95,7 +87,7 @@ describe('inputs', () => {
   });
 
   it('union and group', async () => {
-    await createPipeline(url, {
+    await createPipeline(url(), {
       pipeline: pipeline('grouped'),
       transform: listFiles,
       input: {
@@ -105,26 +97,26 @@ describe('inputs', () => {
         ],
       },
     });
-    const grouped = await listDatums(url, (await lastJob(url, 'grouped')).job);
+    const grouped = await listDatums(url(), (await lastJob(url(), 'grouped')).job);
     expect(grouped).toHaveLength(1);
     expect(grouped[0].data).toHaveLength(6);
 
-    await createPipeline(url, {
+    await createPipeline(url(), {
       pipeline: pipeline('unioned'),
       transform: listFiles,
       input: {
         union: [{ pfs: { repo: 'left', glob: '/' } }, { pfs: { repo: 'right', glob: '/*' } }],
       },
     });
-    const unioned = await listDatums(url, (await lastJob(url, 'unioned')).job);
+    const unioned = await listDatums(url(), (await lastJob(url(), 'unioned')).job);
     expect(unioned).toHaveLength(4);
   });
 
   it('datums run one after another in one folder each see only their own files', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 12; i++) files[`/f${String(i).padStart(2, '0')}.txt`] = `file ${i}`;
-    await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('many') });
-    await commitFiles(url, 'many', files);
+    await ok(url(), 'pfs_v2.API/CreateRepo', { repo: repo('many') });
+    await commitFiles(url(), 'many', files);
     // Every datum lists what it sees under /pfs, then litters its outputs (and, where it may
     // write there — not in a sandbox — its inputs and /pfs) with folders and files; the first
     // tries of two datums also fail after littering. Marks of a first try go to /tmp: a worker
@@ -142,21 +134,21 @@ describe('inputs', () => {
     ]
       .join('\n')
       .replaceAll('/tmp-list', '"$MARKS/list-$PACH_DATUM_ID"');
-    await createPipeline(url, {
+    await createPipeline(url(), {
       pipeline: pipeline('reused'),
       transform: { cmd: ['sh', '-c', script], env: { MARKS: marks } },
       parallelismSpec: { constant: 1 },
       datumTries: 2,
       input: { pfs: { repo: 'many', glob: '/*' } },
     });
-    const job = await lastJob(url, 'reused');
+    const job = await lastJob(url(), 'reused');
     expect(job.state).toBe('JOB_SUCCESS');
-    const datums = await listDatums(url, job.job);
+    const datums = await listDatums(url(), job.job);
     expect(datums).toHaveLength(12);
-    const logs = await results(url, 'pps_v2.API/GetLogs', { job: job.job });
+    const logs = await results(url(), 'pps_v2.API/GetLogs', { job: job.job });
     const failures = logs.filter((l: Json) => l.message === 'datum failed: exit code 1');
     expect(failures).toHaveLength(2);
-    const outputs = await readAll(url, 'reused', job.job.id);
+    const outputs = await readAll(url(), 'reused', job.job.id);
     for (const datum of datums) {
       const own = datum.data[0].file.path as string;
       expect(outputs[`/${datum.datum.id}`]).toBe(`. ./many ./many${own} `);
@@ -165,7 +157,7 @@ describe('inputs', () => {
   });
 
   it('outputs that are links to their inputs keep their bytes after later datums ran', async () => {
-    await createPipeline(url, {
+    await createPipeline(url(), {
       pipeline: pipeline('linked'),
       // Hard links where the filesystem allows them (not across a sandbox's mounts), else
       // symbolic links to the inputs (which become copies of them).
@@ -179,9 +171,9 @@ describe('inputs', () => {
       parallelismSpec: { constant: 1 },
       input: { pfs: { repo: 'many', glob: '/*' } },
     });
-    const job = await lastJob(url, 'linked');
+    const job = await lastJob(url(), 'linked');
     expect(job.state).toBe('JOB_SUCCESS');
-    const outputs = await readAll(url, 'linked', job.job.id);
+    const outputs = await readAll(url(), 'linked', job.job.id);
     const expected: Record<string, string> = {};
     for (let i = 0; i < 12; i++) expected[`/f${String(i).padStart(2, '0')}.txt`] = `file ${i}`;
     expect(outputs).toEqual(expected);
@@ -189,7 +181,7 @@ describe('inputs', () => {
 
   it('rejects specs the schema or the engine cannot take', async () => {
     const { call } = await import('./helpers/api-client.ts');
-    const bad = await call(url, 'pps_v2.API/CreatePipelineV2', {
+    const bad = await call(url(), 'pps_v2.API/CreatePipelineV2', {
       createPipelineRequestJson: JSON.stringify({
         pipeline: { name: 'x' },
         transform: { cmd: 'echo' },
@@ -197,7 +189,7 @@ describe('inputs', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/cmd/);
-    const schema = await fetch(`${url}/api-schema/pipeline-spec.json`);
+    const schema = await fetch(`${url()}/api-schema/pipeline-spec.json`);
     expect(schema.status).toBe(200);
     expect(((await schema.json()) as Json).properties.transform).toBeTruthy();
   });

@@ -1,32 +1,21 @@
 import { readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { commitFiles, ok, repo, results, type Json } from './helpers/api-client.ts';
-import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
+import { useTestServer } from './helpers/use-test-server.ts';
 import { createPipeline, lastJob, listDatums, pipeline, readAll, waitJob } from './helpers/pps.ts';
 
-let server: TestServer;
-let url: string;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  url = server.url;
-  await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
-  await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('in') });
-  await commitFiles(url, 'in', { '/a.txt': 'alpha', '/b.txt': 'beta' });
-});
-afterAll(async () => {
-  await server.close();
-});
+const { url } = useTestServer({ projects: ['default'], repos: ['in'] });
+beforeAll(() => commitFiles(url(), 'in', { '/a.txt': 'alpha', '/b.txt': 'beta' }));
 
 const systemLogs = async (job: Json): Promise<string[]> =>
-  (await results(url, 'pps_v2.API/GetLogs', { job }))
+  (await results(url(), 'pps_v2.API/GetLogs', { job }))
     .filter((l: Json) => !l.user)
     .map((l: Json) => l.message as string);
 
 describe('transform and job options', () => {
   it('errCmd: a datum that fails on every try but whose errCmd succeeds is RECOVERED', async () => {
-    await createPipeline(url, {
+    await createPipeline(url(), {
       pipeline: pipeline('recovering'),
       transform: {
         cmd: ['sh', '-c', 'case "$(ls /pfs/in)" in b.txt) exit 4;; esac; cp /pfs/in/* /pfs/out/'],
@@ -36,16 +25,16 @@ describe('transform and job options', () => {
       datumTries: 2,
       input: { pfs: { repo: 'in', glob: '/*' } },
     });
-    const job = await lastJob(url, 'recovering');
+    const job = await lastJob(url(), 'recovering');
     expect(job.state).toBe('JOB_SUCCESS');
     expect(job.dataRecovered).toBe('1');
     expect(job.dataProcessed).toBe('1');
     expect(job.dataFailed).toBe('0');
-    const states = (await listDatums(url, job.job)).map((d: Json) => d.state).sort();
+    const states = (await listDatums(url(), job.job)).map((d: Json) => d.state).sort();
     expect(states).toEqual(['RECOVERED', 'SUCCESS']);
     // A recovered datum contributes no output.
-    expect(await readAll(url, 'recovering', job.job.id)).toEqual({ '/a.txt': 'alpha' });
-    const logs = await results(url, 'pps_v2.API/GetLogs', { job: job.job });
+    expect(await readAll(url(), 'recovering', job.job.id)).toEqual({ '/a.txt': 'alpha' });
+    const logs = await results(url(), 'pps_v2.API/GetLogs', { job: job.job });
     const messages = logs.map((l: Json) => l.message as string);
     expect(messages.filter((m) => m === 'datum failed: exit code 4')).toHaveLength(2);
     expect(messages).toContain('errCmd succeeded: datum recovered');
@@ -57,9 +46,9 @@ describe('transform and job options', () => {
       repo: { name: 'recovering', type: 'meta', project: { name: 'default' } },
       id: job.job.id,
     };
-    const meta = await ok(url, 'pfs_v2.API/InspectCommit', { commit: metaCommit });
+    const meta = await ok(url(), 'pfs_v2.API/InspectCommit', { commit: metaCommit });
     expect(meta.finished).not.toBeNull();
-    const chunks = await results(url, 'pfs_v2.API/GetFile', {
+    const chunks = await results(url(), 'pfs_v2.API/GetFile', {
       file: { commit: metaCommit, path: '/job.json' },
     });
     const document = JSON.parse(
@@ -73,7 +62,7 @@ describe('transform and job options', () => {
   it('datumTries: a datum that fails once and succeeds on its second try', async () => {
     // The sandbox's private /tmp lasts for the job (one sandbox per worker slot).
     const marker = `/tmp/tried-once-${Date.now()}`;
-    await createPipeline(url, {
+    await createPipeline(url(), {
       pipeline: pipeline('flaky'),
       transform: {
         cmd: [
@@ -86,10 +75,10 @@ describe('transform and job options', () => {
       datumTries: 2,
       input: { pfs: { repo: 'in', glob: '/' } },
     });
-    const job = await lastJob(url, 'flaky');
+    const job = await lastJob(url(), 'flaky');
     expect(job.state).toBe('JOB_SUCCESS');
     expect(job.dataProcessed).toBe('1');
-    expect(await readAll(url, 'flaky', job.job.id)).toEqual({ '/all': 'alphabeta' });
+    expect(await readAll(url(), 'flaky', job.job.id)).toEqual({ '/all': 'alphabeta' });
     const messages = await systemLogs(job.job);
     expect(messages.some((m) => /attempt 1 of 2/.test(m))).toBe(true);
     expect(messages.some((m) => /attempt 2 of 2/.test(m))).toBe(true);
@@ -108,7 +97,7 @@ describe('transform and job options', () => {
       }
       return found;
     };
-    await createPipeline(url, {
+    await createPipeline(url(), {
       pipeline: pipeline('slowpoke'),
       // The background subshell must die too: the whole process group is killed.
       transform: { cmd: ['sh', '-c', `(sleep ${nap}; echo late) & wait`] },
@@ -118,10 +107,10 @@ describe('transform and job options', () => {
     });
     // A wait, not a speed bound: on a loaded machine the job may take a while to start.
     await expect.poll(sleepers, { timeout: 30_000, interval: 100 }).toHaveLength(1);
-    const job = await lastJob(url, 'slowpoke');
+    const job = await lastJob(url(), 'slowpoke');
     expect(job.state).toBe('JOB_FAILURE');
     expect(job.reason).toMatch(/timed out after 1s/);
-    const [datum] = await listDatums(url, job.job);
+    const [datum] = await listDatums(url(), job.job);
     expect(datum.state).toBe('FAILED');
     expect(await systemLogs(job.job)).toContain('datum failed: timed out after 1s');
     expect(await sleepers()).toEqual([]);
@@ -130,9 +119,9 @@ describe('transform and job options', () => {
   it('datumTimeout with parallelism 1: only the slow datum fails; datums queued behind it run', async () => {
     const files: Record<string, string> = { '/a-slow.txt': 'slow' };
     for (let i = 0; i < 8; i++) files[`/quick-${i}.txt`] = `quick ${i}`;
-    await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('mixed') });
-    await commitFiles(url, 'mixed', files);
-    await createPipeline(url, {
+    await ok(url(), 'pfs_v2.API/CreateRepo', { repo: repo('mixed') });
+    await commitFiles(url(), 'mixed', files);
+    await createPipeline(url(), {
       pipeline: pipeline('one-slow'),
       transform: {
         cmd: [
@@ -146,9 +135,9 @@ describe('transform and job options', () => {
       datumTries: 1,
       input: { pfs: { repo: 'mixed', glob: '/*' } },
     });
-    const job = await lastJob(url, 'one-slow');
+    const job = await lastJob(url(), 'one-slow');
     expect(job.state).toBe('JOB_FAILURE');
-    const datums = await listDatums(url, job.job);
+    const datums = await listDatums(url(), job.job);
     const failed = datums.filter((d: Json) => d.state === 'FAILED');
     expect(failed.map((d: Json) => d.data[0].file.path)).toEqual(['/a-slow.txt']);
     expect(datums.filter((d: Json) => d.state === 'SUCCESS')).toHaveLength(8);
@@ -160,9 +149,9 @@ describe('transform and job options', () => {
   it('credits every output line to the datum that printed it, also without a final newline', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 10; i++) files[`/n${i}.txt`] = `n${i}`;
-    await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('chatty-in') });
-    await commitFiles(url, 'chatty-in', files);
-    await createPipeline(url, {
+    await ok(url(), 'pfs_v2.API/CreateRepo', { repo: repo('chatty-in') });
+    await commitFiles(url(), 'chatty-in', files);
+    await createPipeline(url(), {
       pipeline: pipeline('chatty'),
       transform: {
         cmd: [
@@ -174,13 +163,13 @@ describe('transform and job options', () => {
       parallelismSpec: { constant: 1 },
       input: { pfs: { repo: 'chatty-in', glob: '/*' } },
     });
-    const job = await lastJob(url, 'chatty');
+    const job = await lastJob(url(), 'chatty');
     expect(job.state).toBe('JOB_SUCCESS');
-    const datums = await listDatums(url, job.job);
+    const datums = await listDatums(url(), job.job);
     expect(datums).toHaveLength(10);
     for (const datum of datums) {
       const id = datum.datum.id as string;
-      const lines = (await results(url, 'pps_v2.API/GetLogs', { datum: { job: job.job, id } }))
+      const lines = (await results(url(), 'pps_v2.API/GetLogs', { datum: { job: job.job, id } }))
         .filter((l: Json) => l.user)
         .map((l: Json) => l.message);
       expect(lines).toEqual([`first ${id}`, `to stderr ${id}`, `last ${id}`]);
@@ -189,22 +178,22 @@ describe('transform and job options', () => {
 
   it('jobTimeout: a job running longer is stopped and fails with the reason', async () => {
     // Not stopped, the job would succeed after its 30 s sleep: the reason says it was stopped.
-    await createPipeline(url, {
+    await createPipeline(url(), {
       pipeline: pipeline('overtime'),
       transform: { cmd: ['sleep', '30'] },
       jobTimeout: '1s',
       input: { pfs: { repo: 'in', glob: '/*' } },
     });
-    const job = await lastJob(url, 'overtime');
+    const job = await lastJob(url(), 'overtime');
     expect(job.state).toBe('JOB_FAILURE');
     expect(job.reason).toMatch(/job timed out after 1s/);
-    const output = await ok(url, 'pfs_v2.API/InspectCommit', { commit: job.outputCommit });
+    const output = await ok(url(), 'pfs_v2.API/InspectCommit', { commit: job.outputCommit });
     expect(output.finished).not.toBeNull();
     expect(output.error).toMatch(/timed out/);
   });
 
   it('acceptReturnCode: a listed exit code counts as success', async () => {
-    await createPipeline(url, {
+    await createPipeline(url(), {
       pipeline: pipeline('lenient'),
       transform: {
         cmd: ['sh', '-c', 'cp /pfs/in/* /pfs/out/; exit 3'],
@@ -212,29 +201,29 @@ describe('transform and job options', () => {
       },
       input: { pfs: { repo: 'in', glob: '/*' } },
     });
-    const job = await lastJob(url, 'lenient');
+    const job = await lastJob(url(), 'lenient');
     expect(job.state).toBe('JOB_SUCCESS');
     expect(job.dataProcessed).toBe('2');
-    expect(await readAll(url, 'lenient', job.job.id)).toEqual({
+    expect(await readAll(url(), 'lenient', job.job.id)).toEqual({
       '/a.txt': 'alpha',
       '/b.txt': 'beta',
     });
     // Another code still fails.
-    await createPipeline(url, {
+    await createPipeline(url(), {
       pipeline: pipeline('strict'),
       transform: { cmd: ['sh', '-c', 'exit 5'], acceptReturnCode: [3] },
       datumTries: 1,
       input: { pfs: { repo: 'in', glob: '/' } },
     });
-    const strict = await lastJob(url, 'strict');
+    const strict = await lastJob(url(), 'strict');
     expect(strict.state).toBe('JOB_FAILURE');
     expect(strict.reason).toMatch(/exit code 5/);
   });
 
   it('passes PACH_JOB_ID, PACH_DATUM_ID, PACH_OUTPUT_COMMIT_ID and PFS_<INPUT>; honours workingDir and stdin', async () => {
-    await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('my-input') });
-    await commitFiles(url, 'my-input', { '/only.txt': 'only' });
-    await createPipeline(url, {
+    await ok(url(), 'pfs_v2.API/CreateRepo', { repo: repo('my-input') });
+    await commitFiles(url(), 'my-input', { '/only.txt': 'only' });
+    await createPipeline(url(), {
       pipeline: pipeline('envy'),
       transform: {
         cmd: ['sh'],
@@ -256,10 +245,10 @@ describe('transform and job options', () => {
       },
       input: { pfs: { repo: 'my-input', glob: '/' } },
     });
-    const job = await lastJob(url, 'envy');
+    const job = await lastJob(url(), 'envy');
     expect(job.state).toBe('JOB_SUCCESS');
-    const [datum] = await listDatums(url, job.job);
-    const files = await readAll(url, 'envy', job.job.id);
+    const [datum] = await listDatums(url(), job.job);
+    const files = await readAll(url(), 'envy', job.job.id);
     const env = Object.fromEntries(
       (files['/env'] ?? '')
         .trim()
@@ -279,7 +268,7 @@ describe('transform and job options', () => {
   it.skipIf(os.cpus().length < 2)(
     'parallelismSpec.constant 2 runs two datums at once',
     async () => {
-      await createPipeline(url, {
+      await createPipeline(url(), {
         pipeline: pipeline('paired'),
         transform: {
           cmd: [
@@ -291,9 +280,9 @@ describe('transform and job options', () => {
         parallelismSpec: { constant: 2 },
         input: { pfs: { repo: 'in', glob: '/*' } },
       });
-      const job = await lastJob(url, 'paired');
+      const job = await lastJob(url(), 'paired');
       expect(job.state).toBe('JOB_SUCCESS');
-      const files = await readAll(url, 'paired', job.job.id);
+      const files = await readAll(url(), 'paired', job.job.id);
       const at = (name: string) => Number(BigInt((files[name] ?? '').trim()) / 1_000_000n);
       const [a, b] = [
         { start: at('/a.txt.start'), end: at('/a.txt.end') },
@@ -306,7 +295,7 @@ describe('transform and job options', () => {
   );
 
   it("runs the program a command names (never the shell's own word), with argv[0] as given", async () => {
-    await createPipeline(url, {
+    await createPipeline(url(), {
       pipeline: pipeline('programs'),
       transform: {
         cmd: [
@@ -319,60 +308,60 @@ describe('transform and job options', () => {
       },
       input: { pfs: { repo: 'in', glob: '/' } },
     });
-    const job = await lastJob(url, 'programs');
+    const job = await lastJob(url(), 'programs');
     expect(job.state).toBe('JOB_SUCCESS');
-    const files = await readAll(url, 'programs', job.job.id);
+    const files = await readAll(url(), 'programs', job.job.id);
     expect(files['/argv']).toMatch(/^sh -c /);
     expect(files['/cwd']).toMatch(/\/pfs\/in\n$/);
     expect(files['/quoted']).toBe(`it's "quoted"\n$HOME`);
 
     // `echo` is the echo program (which takes -e), not the shell's builtin (which prints it).
-    await createPipeline(url, {
+    await createPipeline(url(), {
       pipeline: pipeline('echoes'),
       transform: { cmd: ['echo', '-e', 'tab\\there'] },
       input: { pfs: { repo: 'in', glob: '/' } },
     });
-    const echoed = await lastJob(url, 'echoes');
+    const echoed = await lastJob(url(), 'echoes');
     expect(echoed.state).toBe('JOB_SUCCESS');
-    const lines = (await results(url, 'pps_v2.API/GetLogs', { job: echoed.job }))
+    const lines = (await results(url(), 'pps_v2.API/GetLogs', { job: echoed.job }))
       .filter((l: Json) => l.user)
       .map((l: Json) => l.message as string);
     expect(lines).toEqual(['tab\there']);
 
     // `exit` names no program: the datum fails with 127, and the shells go on running datums.
-    await createPipeline(url, {
+    await createPipeline(url(), {
       pipeline: pipeline('exits'),
       transform: { cmd: ['exit', '3'] },
       datumTries: 1,
       input: { pfs: { repo: 'in', glob: '/*' } },
     });
-    const exited = await lastJob(url, 'exits');
+    const exited = await lastJob(url(), 'exits');
     expect(exited.state).toBe('JOB_FAILURE');
     const reasons = (await systemLogs(exited.job)).filter((m) => m.startsWith('datum failed'));
     expect(reasons).toEqual(Array(2).fill('datum failed: exit code 127 (is exit installed?)'));
   });
 
   it('cron: ticks write commits to the cron repo and start jobs; RunCron ticks at once', async () => {
-    await createPipeline(url, {
+    await createPipeline(url(), {
       pipeline: pipeline('ticker'),
       transform: { cmd: ['sh', '-c', 'ls /pfs/tick > /pfs/out/seen'] },
       input: { cron: { name: 'tick', spec: '@every 2s', overwrite: true } },
     });
     const cronRepo = 'ticker_tick';
-    const repos = await results(url, 'pfs_v2.API/ListRepo', { type: 'user' });
+    const repos = await results(url(), 'pfs_v2.API/ListRepo', { type: 'user' });
     expect(repos.some((r: Json) => r.repo.name === cronRepo)).toBe(true);
 
     // RunCron: a tick now, without waiting for the schedule.
-    await ok(url, 'pps_v2.API/RunCron', { pipeline: pipeline('ticker') });
+    await ok(url(), 'pps_v2.API/RunCron', { pipeline: pipeline('ticker') });
     const commits = async () =>
-      (await results(url, 'pfs_v2.API/ListCommit', { repo: repo(cronRepo) })).filter(
+      (await results(url(), 'pfs_v2.API/ListCommit', { repo: repo(cronRepo) })).filter(
         (c: Json) => c.finished,
       );
     const first = (await commits())[0];
     expect(first).toBeTruthy();
-    const job = await waitJob(url, 'ticker', first.commit.id);
+    const job = await waitJob(url(), 'ticker', first.commit.id);
     expect(job.state).toBe('JOB_SUCCESS');
-    const seen = (await readAll(url, 'ticker', job.job.id))['/seen']?.trim() ?? '';
+    const seen = (await readAll(url(), 'ticker', job.job.id))['/seen']?.trim() ?? '';
     expect(seen).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/);
 
     // The schedule ticks by itself (every 2s) and each tick starts a job.
@@ -384,13 +373,13 @@ describe('transform and job options', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(scheduled.length).toBeGreaterThan(0);
-    const ticked = await waitJob(url, 'ticker', scheduled[0].commit.id);
+    const ticked = await waitJob(url(), 'ticker', scheduled[0].commit.id);
     expect(ticked.state).toBe('JOB_SUCCESS');
     // overwrite: each tick's commit holds only its own file.
-    const files = await results(url, 'pfs_v2.API/ListFile', {
+    const files = await results(url(), 'pfs_v2.API/ListFile', {
       file: { commit: { repo: repo(cronRepo), id: scheduled[0].commit.id }, path: '/' },
     });
     expect(files).toHaveLength(1);
-    await ok(url, 'pps_v2.API/StopPipeline', { pipeline: pipeline('ticker') });
+    await ok(url(), 'pps_v2.API/StopPipeline', { pipeline: pipeline('ticker') });
   });
 });

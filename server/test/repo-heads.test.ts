@@ -2,9 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pfs_v2 } from '@ivory/api/proto';
 import { call, callStream, commitFiles, ok, repo, results } from './helpers/api-client.ts';
 import { grpcClient, grpcFailure } from './helpers/grpc-client.ts';
-import { startOidcProvider, type RunningOidcProvider } from './helpers/oidc-provider.ts';
-import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
-import { tokenFor } from './helpers/tokens.ts';
+import {
+  startSignedInTestServer,
+  startTestServer,
+  type SignedInTestServer,
+  type TestServer,
+} from './helpers/in-process-server.ts';
 
 /**
  * ListRepoHeads (Ivory only): the newest commit of each of several repos in one call, over HTTP
@@ -103,9 +106,8 @@ describe('ListRepoHeads', () => {
 });
 
 describe('ListRepoHeads with sign-in on', () => {
-  let idp: RunningOidcProvider;
-  let secured: TestServer;
-  const tokens: Record<string, string> = {};
+  let secured: SignedInTestServer;
+  let tokens: Record<string, string>;
 
   const as = async (who: string, method: string, body: unknown) => {
     const response = await fetch(`${secured.url}/api/${method}`, {
@@ -136,13 +138,10 @@ describe('ListRepoHeads with sign-in on', () => {
     });
 
   beforeAll(async () => {
-    idp = await startOidcProvider({ consoleOrigin: 'http://127.0.0.1:1' });
-    secured = await startTestServer({
-      auth: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret },
+    secured = await startSignedInTestServer(['alice', 'bob', 'carol', 'dave'], {
       admins: ['carol@example.com'],
     });
-    for (const login of ['alice', 'bob', 'carol', 'dave'])
-      tokens[login] = await tokenFor(idp, login);
+    ({ tokens } = secured);
     await as('alice', 'pfs_v2.API/CreateProject', { project: { name: 'p' } });
     for (const name of ['open', 'closed']) {
       await as('alice', 'pfs_v2.API/CreateRepo', { repo: repo(name, 'p') });
@@ -154,10 +153,7 @@ describe('ListRepoHeads with sign-in on', () => {
       roles: ['repoReader'],
     });
   }, 60_000);
-  afterAll(async () => {
-    await secured?.close();
-    await idp?.stop();
-  });
+  afterAll(() => secured?.close());
 
   const names = (lines: { result: { repo: { name: string } } }[]) =>
     lines.map((line) => line.result.repo.name);

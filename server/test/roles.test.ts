@@ -1,16 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METHOD_NEEDS } from '../src/platform/auth/index.ts';
-import { startOidcProvider, type RunningOidcProvider } from './helpers/oidc-provider.ts';
-import { tokenFor } from './helpers/tokens.ts';
-import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
+import { startSignedInTestServer, type SignedInTestServer } from './helpers/in-process-server.ts';
 
 // Roles with sign-in on, against the real server and a real identity provider's signing key:
 // the method table covers every registered method, and each role can do what it should and no
 // more. Users: carol (IVORY_ADMINS), alice (creates projects), bob (gets roles), dave (none).
 
-let idp: RunningOidcProvider;
-let server: TestServer;
-const tokens: Record<string, string> = {};
+let server: SignedInTestServer;
+let tokens: Record<string, string>;
 
 interface Answer {
   status: number;
@@ -68,12 +65,10 @@ async function putFile(who: string, project: string, name: string, path: string,
 }
 
 beforeAll(async () => {
-  idp = await startOidcProvider({ consoleOrigin: 'http://127.0.0.1:1' });
-  server = await startTestServer({
-    auth: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret },
+  server = await startSignedInTestServer(['alice', 'bob', 'carol', 'dave'], {
     admins: ['carol@example.com'],
   });
-  for (const login of ['alice', 'bob', 'carol', 'dave']) tokens[login] = await tokenFor(idp, login);
+  ({ tokens } = server);
   // alice creates a project (every user may: allClusterUsers holds projectCreator) and owns it.
   await ok('alice', 'pfs_v2.API/CreateProject', { project: { name: 'p' } });
   await ok('alice', 'pfs_v2.API/CreateRepo', { repo: repo('p', 'data') });
@@ -83,10 +78,7 @@ beforeAll(async () => {
   expect((await putFile('carol', 'q', 'secret', '/s.txt', 'top secret')).status).toBe(200);
 }, 60_000);
 
-afterAll(async () => {
-  await server?.close();
-  await idp?.stop();
-});
+afterAll(() => server?.close());
 
 describe('the method table', () => {
   it('has an entry for every registered /api method', () => {

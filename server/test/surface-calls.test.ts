@@ -1,18 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { knownMethods } from '../src/platform/known-methods.ts';
-import { ok, repo } from './helpers/api-client.ts';
-import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
+import { ok } from './helpers/api-client.ts';
+import { useTestServer } from './helpers/use-test-server.ts';
 
-let server: TestServer;
-let url: string;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  url = server.url;
-  await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
-  await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('probe') });
-});
-afterAll(() => server.close());
+const { url } = useTestServer({ projects: ['default'], repos: ['probe'] });
 
 /** Calls answering 12 on purpose: they need a cluster, or auth is off (WhoAmI / Authorize). */
 const twelveByDesign = new Set([
@@ -83,7 +74,7 @@ async function codeOf(method: string, body: unknown): Promise<number> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), 2000);
   try {
-    const response = await fetch(`${url}/api/${method}`, {
+    const response = await fetch(`${url()}/api/${method}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -124,7 +115,7 @@ describe('the spec call list in embedded mode', () => {
   });
 
   it('answers DeleteAll (both services) with success', async () => {
-    await ok(url, 'pfs_v2.API/DeleteAll', {});
-    await ok(url, 'pps_v2.API/DeleteAll', {});
+    await ok(url(), 'pfs_v2.API/DeleteAll', {});
+    await ok(url(), 'pps_v2.API/DeleteAll', {});
   });
 });

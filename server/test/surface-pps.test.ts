@@ -1,26 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  call,
-  callStream,
-  commitFiles,
-  ok,
-  repo,
-  results,
-  type Json,
-} from './helpers/api-client.ts';
-import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
+import { describe, expect, it } from 'vitest';
+import { call, callStream, commitFiles, ok, results, type Json } from './helpers/api-client.ts';
+import { useTestServer } from './helpers/use-test-server.ts';
 import { createPipeline, pipeline, waitJob } from './helpers/pps.ts';
 
-let server: TestServer;
-let url: string;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  url = server.url;
-  await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
-  await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('raw') });
-});
-afterAll(() => server.close());
+const { url } = useTestServer({ projects: ['default'], repos: ['raw'] });
 
 const copy = (name: string, input: string) => ({
   pipeline: pipeline(name),
@@ -40,20 +23,20 @@ const branchKey = (info: Json) =>
 
 describe('provenance walks over a two-stage DAG', () => {
   it('walks commit and branch provenance and subvenance, with depth and count limits', async () => {
-    await createPipeline(url, copy('clean', 'raw'));
-    await createPipeline(url, copy('model', 'clean'));
-    const id = await commitFiles(url, 'raw', { '/x.csv': '1,2' });
-    expect((await waitJob(url, 'model', id)).state).toBe('JOB_SUCCESS');
+    await createPipeline(url(), copy('clean', 'raw'));
+    await createPipeline(url(), copy('model', 'clean'));
+    const id = await commitFiles(url(), 'raw', { '/x.csv': '1,2' });
+    expect((await waitJob(url(), 'model', id)).state).toBe('JOB_SUCCESS');
 
     const start = [{ id: { repo: repoPicker('model'), id } }];
-    const up = await results(url, 'pfs_v2.API/WalkCommitProvenance', { start });
+    const up = await results(url(), 'pfs_v2.API/WalkCommitProvenance', { start });
     expect(up.map(key)).toEqual(['model.user', 'clean.user', 'raw.user']);
     expect(up.every((c: Json) => c.commit.id === id)).toBe(true);
-    const shallow = await results(url, 'pfs_v2.API/WalkCommitProvenance', { start, maxDepth: 1 });
+    const shallow = await results(url(), 'pfs_v2.API/WalkCommitProvenance', { start, maxDepth: 1 });
     expect(shallow.map(key)).toEqual(['model.user', 'clean.user']);
-    const few = await results(url, 'pfs_v2.API/WalkCommitProvenance', { start, maxCommits: '2' });
+    const few = await results(url(), 'pfs_v2.API/WalkCommitProvenance', { start, maxCommits: '2' });
     expect(few).toHaveLength(2);
-    const down = await results(url, 'pfs_v2.API/WalkCommitSubvenance', {
+    const down = await results(url(), 'pfs_v2.API/WalkCommitSubvenance', {
       start: [{ branchHead: branchPicker('raw') }],
     });
     expect(down.map(key).filter((k: string) => k.endsWith('.user'))).toEqual([
@@ -62,7 +45,7 @@ describe('provenance walks over a two-stage DAG', () => {
       'model.user',
     ]);
 
-    const branchesUp = await results(url, 'pfs_v2.API/WalkBranchProvenance', {
+    const branchesUp = await results(url(), 'pfs_v2.API/WalkBranchProvenance', {
       start: [branchPicker('model')],
     });
     expect(branchesUp.map(branchKey)).toEqual([
@@ -72,7 +55,7 @@ describe('provenance walks over a two-stage DAG', () => {
       'clean.spec@master',
       'raw.user@master',
     ]);
-    const branchesDown = await results(url, 'pfs_v2.API/WalkBranchSubvenance', {
+    const branchesDown = await results(url(), 'pfs_v2.API/WalkBranchSubvenance', {
       start: [branchPicker('raw')],
       maxDepth: 1,
     });
@@ -86,14 +69,14 @@ describe('provenance walks over a two-stage DAG', () => {
 
 describe('pps surface', () => {
   it('UpdateJobState stops a running job in a terminal state; a finished job answers 9', async () => {
-    await createPipeline(url, {
+    await createPipeline(url(), {
       pipeline: pipeline('slow'),
       transform: { cmd: ['sh', '-c', 'sleep 30'] },
       input: { pfs: { repo: 'raw', glob: '/' } },
     });
     let job: Json;
     for (let i = 0; i < 200; i++) {
-      const jobs = await results(url, 'pps_v2.API/ListJob', {
+      const jobs = await results(url(), 'pps_v2.API/ListJob', {
         pipeline: pipeline('slow'),
         history: -1,
       });
@@ -102,25 +85,25 @@ describe('pps surface', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(job.state).toBe('JOB_RUNNING');
-    await ok(url, 'pps_v2.API/UpdateJobState', {
+    await ok(url(), 'pps_v2.API/UpdateJobState', {
       job: job.job,
       state: 'JOB_KILLED',
       reason: 'operator said so',
       dataTotal: '1',
     });
-    const done = await ok(url, 'pps_v2.API/InspectJob', { job: job.job, wait: true });
+    const done = await ok(url(), 'pps_v2.API/InspectJob', { job: job.job, wait: true });
     expect(done.state).toBe('JOB_KILLED');
     expect(done.reason).toBe('operator said so');
-    const again = await call(url, 'pps_v2.API/UpdateJobState', {
+    const again = await call(url(), 'pps_v2.API/UpdateJobState', {
       job: job.job,
       state: 'JOB_RUNNING',
     });
     expect(again.body.code).toBe(9);
-    await ok(url, 'pps_v2.API/StopPipeline', { pipeline: pipeline('slow') });
+    await ok(url(), 'pps_v2.API/StopPipeline', { pipeline: pipeline('slow') });
   });
 
   it('CheckStatus streams one line per pipeline with its alerts', async () => {
-    const lines = await results(url, 'pps_v2.API/CheckStatus', { all: true });
+    const lines = await results(url(), 'pps_v2.API/CheckStatus', { all: true });
     const byName = new Map(lines.map((l: Json) => [l.pipeline.name, l]));
     expect([...byName.keys()].sort()).toEqual(['clean', 'model', 'slow']);
     expect(byName.get('clean')).toEqual({
@@ -129,23 +112,23 @@ describe('pps surface', () => {
       alerts: [],
     });
     expect((byName.get('slow') as Json).alerts).toContain('pipeline is stopped');
-    const scoped = await results(url, 'pps_v2.API/CheckStatus', { project: { name: 'default' } });
+    const scoped = await results(url(), 'pps_v2.API/CheckStatus', { project: { name: 'default' } });
     expect(scoped).toHaveLength(3);
-    expect((await callStream(url, 'pps_v2.API/ListTask', {})).lines).toEqual([]);
+    expect((await callStream(url(), 'pps_v2.API/ListTask', {})).lines).toEqual([]);
   });
 
   it('GetKubeEvents and QueryLoki answer 12: they need a cluster', async () => {
     for (const method of ['GetKubeEvents', 'QueryLoki']) {
-      const response = await call(url, `pps_v2.API/${method}`, {});
+      const response = await call(url(), `pps_v2.API/${method}`, {});
       expect(response.body.code).toBe(12);
       expect(response.body.message).toMatch(/cluster/);
     }
   });
 
   it('DeleteAll deletes every pipeline, then every repo', async () => {
-    await ok(url, 'pps_v2.API/DeleteAll', {});
-    expect(await results(url, 'pps_v2.API/ListPipeline', {})).toEqual([]);
-    expect(await results(url, 'pfs_v2.API/ListRepo', {})).toEqual([]);
-    expect(await results(url, 'pps_v2.API/ListJob', {})).toEqual([]);
+    await ok(url(), 'pps_v2.API/DeleteAll', {});
+    expect(await results(url(), 'pps_v2.API/ListPipeline', {})).toEqual([]);
+    expect(await results(url(), 'pfs_v2.API/ListRepo', {})).toEqual([]);
+    expect(await results(url(), 'pps_v2.API/ListJob', {})).toEqual([]);
   });
 });

@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { usesImport } from '../src/platform/pps/render-template.ts';
 import { call, ok, results } from './helpers/api-client.ts';
-import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
+import { useTestServer } from './helpers/use-test-server.ts';
 
-let server: TestServer;
-let url: string;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  url = server.url;
-  await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
-});
-afterAll(() => server.close());
+const { server, url } = useTestServer({ projects: ['default'] });
 
 const template = `
 function(name, count='2') [
@@ -25,7 +17,7 @@ function(name, count='2') [
 
 describe('RenderTemplate', () => {
   it('evaluates a jsonnet template with args as top-level arguments', async () => {
-    const answer = await ok(url, 'pps_v2.API/RenderTemplate', {
+    const answer = await ok(url(), 'pps_v2.API/RenderTemplate', {
       template,
       args: { name: 'edges', count: '3' },
     });
@@ -35,7 +27,7 @@ describe('RenderTemplate', () => {
       'edges-3',
     ]);
     expect(JSON.parse(answer.json)).toEqual(answer.specs);
-    const single = await ok(url, 'pps_v2.API/RenderTemplate', {
+    const single = await ok(url(), 'pps_v2.API/RenderTemplate', {
       template: 'function(name) { pipeline: { name: name } }',
       args: { name: 'one' },
     });
@@ -44,7 +36,7 @@ describe('RenderTemplate', () => {
 
   it('answers 3 for errors, non-spec results and imports', async () => {
     for (const bad of ['{ a: }', '42', 'function(name) name', "importstr '/etc/passwd'"]) {
-      const response = await call(url, 'pps_v2.API/RenderTemplate', { template: bad });
+      const response = await call(url(), 'pps_v2.API/RenderTemplate', { template: bad });
       expect(response.body.code).toBe(3);
     }
   });
@@ -59,8 +51,8 @@ describe('RenderTemplate', () => {
 
 describe('RunLoadTest', () => {
   it('runs the default load: commits, a copy pipeline, jobs, then cleans up', async () => {
-    const before = await server.server.platform.blobs.count();
-    const answer = await ok(url, 'pps_v2.API/RunLoadTestDefault', {});
+    const before = await server().server.platform.blobs.count();
+    const answer = await ok(url(), 'pps_v2.API/RunLoadTestDefault', {});
     expect(answer.error).toBe('');
     expect(answer.stateId).toMatch(/^load-test-[0-9a-f]{8}$/);
     const report = JSON.parse(answer.spec);
@@ -68,20 +60,20 @@ describe('RunLoadTest', () => {
     expect(report.results).toMatchObject({ commits: 5, files: 50, bytes: 51200 });
     expect(report.results.jobs).toBeGreaterThanOrEqual(1);
     expect(report.results.jobsSucceeded).toBe(report.results.jobs);
-    const projects = await results(url, 'pfs_v2.API/ListProject', {});
+    const projects = await results(url(), 'pfs_v2.API/ListProject', {});
     expect(projects.map((p: { project: { name: string } }) => p.project.name)).toEqual(['default']);
-    expect(await server.server.platform.blobs.count()).toBe(before);
+    expect(await server().server.platform.blobs.count()).toBe(before);
   }, 60_000);
 
   it('takes a key: value load spec and a seed, and refuses loads over the caps', async () => {
-    const answer = await ok(url, 'pps_v2.API/RunLoadTest', {
+    const answer = await ok(url(), 'pps_v2.API/RunLoadTest', {
       loadSpec: 'commits: 2\nfiles: 3\nfileSize: 2K',
       seed: '42',
     });
     expect(answer.error).toBe('');
     expect(answer.seed).toBe('42');
     expect(JSON.parse(answer.spec).results).toMatchObject({ commits: 2, files: 6, bytes: 12288 });
-    const tooBig = await call(url, 'pps_v2.API/RunLoadTest', { loadSpec: '{"commits": 1000}' });
+    const tooBig = await call(url(), 'pps_v2.API/RunLoadTest', { loadSpec: '{"commits": 1000}' });
     expect(tooBig.body.code).toBe(3);
   }, 60_000);
 });

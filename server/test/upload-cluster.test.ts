@@ -7,10 +7,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getFile, ok, repo, results, type Json } from './helpers/api-client.ts';
+import { getFile, ok, repo, results } from './helpers/api-client.ts';
 import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
 import { startServerProcess, type ServerProcess } from './helpers/server-process.ts';
-import { postChunk, postJson as postJsonTo } from './helpers/upload-client.ts';
+import { uploadClient } from './helpers/upload-client.ts';
 
 let upstream: ServerProcess;
 let front: TestServer;
@@ -27,18 +27,7 @@ afterAll(async () => {
   await upstream?.kill();
 });
 
-const postJson = (path: string, body: unknown) => postJsonTo(front.url, path, body);
-
-async function sendChunk(
-  uploadId: string,
-  fileName: string,
-  chunkTotal: number,
-  currentChunk: number,
-  bytes: Buffer,
-) {
-  const response = await postChunk(front.url, uploadId, fileName, chunkTotal, currentChunk, bytes);
-  return { status: response.status, body: (await response.json()) as Json };
-}
+const { postJson, sendChunk } = uploadClient(() => front.url);
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 

@@ -1,35 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { commitId, getFile, ok, repo, results } from './helpers/api-client.ts';
-import type { Json } from './helpers/api-client.ts';
-import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
-import { postChunk, postJson as postJsonTo } from './helpers/upload-client.ts';
+import { useTestServer } from './helpers/use-test-server.ts';
+import { uploadClient } from './helpers/upload-client.ts';
 
-let server: TestServer;
-let url: string;
+const { server, url } = useTestServer({ projects: ['default'], repos: ['up'] });
 
-beforeAll(async () => {
-  server = await startTestServer();
-  url = server.url;
-  await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
-  await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('up') });
-});
-afterAll(() => server.close());
-
-const postJson = (path: string, body: unknown) => postJsonTo(url, path, body);
-
-async function sendChunk(
-  uploadId: string,
-  fileName: string,
-  chunkTotal: number,
-  currentChunk: number,
-  bytes: Buffer,
-) {
-  const response = await postChunk(url, uploadId, fileName, chunkTotal, currentChunk, bytes);
-  return { status: response.status, body: (await response.json()) as Json };
-}
+const { postJson, sendChunk } = uploadClient(url);
 
 const split = (bytes: Buffer, parts: number) => {
   const size = Math.ceil(bytes.length / parts);
@@ -57,7 +36,7 @@ describe('chunked upload', () => {
     const last = await sendChunk(uploadId, 'table.csv', 1, 0, small);
     expect(last.body).toEqual({ uploadId, fileName: 'table.csv', received: [0] });
 
-    const status = await fetch(`${url}/upload/status?uploadId=${uploadId}`).then(
+    const status = await fetch(`${url()}/upload/status?uploadId=${uploadId}`).then(
       (r) => r.json() as Promise<unknown>,
     );
     expect(status).toEqual({
@@ -68,21 +47,21 @@ describe('chunked upload', () => {
       ],
     });
 
-    const before = await results(url, 'pfs_v2.API/ListCommit', { repo: repo('up') });
+    const before = await results(url(), 'pfs_v2.API/ListCommit', { repo: repo('up') });
     const finished = await postJson('/upload/finish', { uploadId, description: '' });
     expect(finished.status).toBe(200);
-    const after = await results(url, 'pfs_v2.API/ListCommit', { repo: repo('up') });
+    const after = await results(url(), 'pfs_v2.API/ListCommit', { repo: repo('up') });
     expect(after).toHaveLength(before.length + 1);
     expect(after[0].finished).not.toBeNull();
     expect(after[0].description).toBe('from start');
     expect(after[0].commit.id).toBe(finished.body.commitId);
-    const landed = await getFile(url, 'up', finished.body.commitId, '/incoming/nested/big.bin');
+    const landed = await getFile(url(), 'up', finished.body.commitId, '/incoming/nested/big.bin');
     expect(createHash('sha256').update(landed).digest('hex')).toBe(
       createHash('sha256').update(big).digest('hex'),
     );
-    expect((await getFile(url, 'up', 'master', '/incoming/table.csv')).equals(small)).toBe(true);
+    expect((await getFile(url(), 'up', 'master', '/incoming/table.csv')).equals(small)).toBe(true);
 
-    const gone = await fetch(`${url}/upload/status?uploadId=${uploadId}`);
+    const gone = await fetch(`${url()}/upload/status?uploadId=${uploadId}`);
     expect(gone.status).toBe(404);
   });
 
@@ -120,7 +99,7 @@ describe('chunked upload', () => {
         controller.close();
       },
     });
-    const zero = fetch(`${url}/upload`, {
+    const zero = fetch(`${url()}/upload`, {
       method: 'POST',
       headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
       body: stream,
@@ -128,7 +107,7 @@ describe('chunked upload', () => {
     } as RequestInit);
     // Chunk 0 is streaming into the file's staging bytes.
     const staging = path.join(
-      server.dataDir,
+      server().dataDir,
       'uploads',
       uploadId,
       createHash('sha256').update('piped.bin').digest('hex'),
@@ -146,7 +125,7 @@ describe('chunked upload', () => {
 
     const finished = await postJson('/upload/finish', { uploadId, description: '' });
     expect(finished.status).toBe(200);
-    const landed = await getFile(url, 'up', finished.body.commitId, '/piped/piped.bin');
+    const landed = await getFile(url(), 'up', finished.body.commitId, '/piped/piped.bin');
     expect(landed.equals(bytes)).toBe(true);
   });
 
@@ -193,12 +172,12 @@ describe('chunked upload', () => {
     });
     await sendChunk(body.uploadId, 'done.txt', 1, 0, Buffer.from('done'));
     await sendChunk(body.uploadId, 'half.txt', 2, 0, Buffer.from('half'));
-    const before = await results(url, 'pfs_v2.API/ListCommit', { repo: repo('up') });
+    const before = await results(url(), 'pfs_v2.API/ListCommit', { repo: repo('up') });
     expect((await postJson('/upload/finish', { uploadId: body.uploadId })).body.code).toBe(9);
-    expect(await results(url, 'pfs_v2.API/ListCommit', { repo: repo('up') })).toHaveLength(
+    expect(await results(url(), 'pfs_v2.API/ListCommit', { repo: repo('up') })).toHaveLength(
       before.length,
     );
-    const head = await ok(url, 'pfs_v2.API/InspectCommit', { commit: commitId('up', 'master') });
+    const head = await ok(url(), 'pfs_v2.API/InspectCommit', { commit: commitId('up', 'master') });
     expect(head.commit.id).toBe(before[0].commit.id);
   });
 });

@@ -8,7 +8,8 @@ import { readObject, readString } from '../http/body-fields.ts';
 import { defaultProject } from '../platform/pfs/pfs-requests.ts';
 import type { BlobStore } from '../platform/storage/blob-store.ts';
 import type { FaultInjector } from './fault-injection.ts';
-import type { ChunkId, ChunkSource, UploadSessions } from './upload-sessions.ts';
+import type { ChunkId, ChunkSource } from './chunk-receiver.ts';
+import type { UploadSessions } from './upload-sessions.ts';
 
 /** The largest chunk slice accepted (the client sends 20 MiB slices), plus a little slack. */
 export const maxChunkBytes = 20 * 1024 * 1024 + 64 * 1024;

@@ -2,6 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildServer, type IvoryServer, type ServerConfig } from '../../src/index.ts';
+import { startOidcProvider, type RunningOidcProvider } from './oidc-provider.ts';
+import { tokenFor } from './tokens.ts';
 
 export interface TestServer {
   url: string;
@@ -38,6 +40,49 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
     async close() {
       await server.close();
       await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface SignedInTestServer extends TestServer {
+  idp: RunningOidcProvider;
+  /** An id token for each user asked for, by login (sub `login`, email `<login>@example.com`). */
+  tokens: Record<string, string>;
+  /** `127.0.0.1:<port>` of the gRPC listener; '' unless `grpc` is among the overrides. */
+  grpcAddress: string;
+}
+
+/**
+ * The real server with sign-in on against a fresh test identity provider, and tokens for `users`:
+ *   const server = await startSignedInTestServer(['carol', 'dave'], { admins: ['carol@example.com'] });
+ *   server.tokens.carol; await server.close();   // stops the identity provider too
+ */
+export async function startSignedInTestServer(
+  users: readonly string[],
+  overrides: Partial<ServerConfig> = {},
+): Promise<SignedInTestServer> {
+  const idp = await startOidcProvider({ consoleOrigin: 'http://127.0.0.1:1' });
+  let server: TestServer;
+  try {
+    server = await startTestServer({
+      auth: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret },
+      ...overrides,
+    });
+  } catch (error) {
+    await idp.stop();
+    throw error;
+  }
+  const tokens: Record<string, string> = {};
+  for (const login of users) tokens[login] = await tokenFor(idp, login);
+  const grpcPort = server.server.grpc?.port;
+  return {
+    ...server,
+    idp,
+    tokens,
+    grpcAddress: grpcPort === undefined ? '' : `127.0.0.1:${grpcPort}`,
+    async close() {
+      await server.close();
+      await idp.stop();
     },
   };
 }

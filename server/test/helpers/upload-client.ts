@@ -27,3 +27,25 @@ export async function postJson(url: string, path: string, body: unknown) {
   });
   return { status: response.status, body: (await response.json()) as Json };
 }
+
+/**
+ * postJson and chunk sending bound to one server, whose address is read at each call (so it
+ * can be made before the server starts):
+ *   const { postJson, sendChunk } = uploadClient(() => server.url);
+ */
+export function uploadClient(base: () => string) {
+  return {
+    postJson: (path: string, body: unknown) => postJson(base(), path, body),
+    /** One chunk (postChunk), with the answer's status and JSON body. */
+    async sendChunk(
+      uploadId: string,
+      fileName: string,
+      chunkTotal: number,
+      currentChunk: number,
+      bytes: Buffer,
+    ) {
+      const response = await postChunk(base(), uploadId, fileName, chunkTotal, currentChunk, bytes);
+      return { status: response.status, body: (await response.json()) as Json };
+    },
+  };
+}

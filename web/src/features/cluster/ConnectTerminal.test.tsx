@@ -79,25 +79,31 @@ describe('connection commands', () => {
 });
 
 describe('ConnectTerminalButton', () => {
+  /** Renders the button against cluster cluster-42 and opens its modal. */
+  async function openConnectModal() {
+    const user = userEvent.setup();
+    const api = createFakeApiClient({
+      'admin_v2.API/InspectCluster': () => ({ id: 'cluster-42' }),
+    });
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <ApiProvider client={api}>
+          <ToastProvider>
+            <ConnectTerminalButton />
+          </ToastProvider>
+        </ApiProvider>
+      </QueryClientProvider>,
+    );
+    await user.click(screen.getByTestId(testIds.connectButton));
+    const modal = await screen.findByTestId(testIds.connectModal, {}, { timeout: 10_000 });
+    return { user, modal };
+  }
+
   it(
     'opens the commands filled from InspectCluster and copies one with a toast',
     { timeout: 20_000 },
     async () => {
-      const user = userEvent.setup();
-      const api = createFakeApiClient({
-        'admin_v2.API/InspectCluster': () => ({ id: 'cluster-42' }),
-      });
-      render(
-        <QueryClientProvider client={new QueryClient()}>
-          <ApiProvider client={api}>
-            <ToastProvider>
-              <ConnectTerminalButton />
-            </ToastProvider>
-          </ApiProvider>
-        </QueryClientProvider>,
-      );
-      await user.click(screen.getByTestId(testIds.connectButton));
-      const modal = await screen.findByTestId(testIds.connectModal, {}, { timeout: 10_000 });
+      const { user, modal } = await openConnectModal();
       expect(
         await within(modal).findByText(/pachctl config set context cluster-42 --overwrite/),
       ).toBeInTheDocument();
@@ -118,21 +124,7 @@ describe('ConnectTerminalButton', () => {
     { timeout: 20_000 },
     async () => {
       Object.assign(window, { pachDashConfig: { REACT_APP_GRPC_PORT: '1650' } });
-      const user = userEvent.setup();
-      const api = createFakeApiClient({
-        'admin_v2.API/InspectCluster': () => ({ id: 'cluster-42' }),
-      });
-      render(
-        <QueryClientProvider client={new QueryClient()}>
-          <ApiProvider client={api}>
-            <ToastProvider>
-              <ConnectTerminalButton />
-            </ToastProvider>
-          </ApiProvider>
-        </QueryClientProvider>,
-      );
-      await user.click(screen.getByTestId(testIds.connectButton));
-      const modal = await screen.findByTestId(testIds.connectModal, {}, { timeout: 10_000 });
+      const { user, modal } = await openConnectModal();
       const address = `grpc://${window.location.hostname}:1650`;
       expect(
         await within(modal).findByText(

@@ -1,0 +1,109 @@
+// GetLogs of pps_v2.API: stored log lines by pipeline, job or datum, filtered, and followed live.
+import { durationMs } from '@bufbuild/protobuf/wkt';
+import { pps_v2 } from '@ivory/api/proto';
+import { safeNumber, typedStream } from '../typed-method.ts';
+import { waitForWake } from '../wait.ts';
+import type { DatumFile } from './datums.ts';
+import type { LogFilter, LogLine } from './logs.ts';
+import { pipelineNameOf, type PpsApiContext } from './pps-api-context.ts';
+import { isTerminal, type JobRow } from './pps-store.ts';
+
+/** Registers GetLogs of pps_v2.API. */
+export function registerLogApi(api: PpsApiContext): void {
+  const { store, runner, pipelines, logs, messages, add, getJob } = api;
+
+  add(
+    'GetLogs',
+    typedStream(pps_v2.GetLogsRequestSchema, async function* (req, signal) {
+      const filter: LogFilter = {};
+      let followJob: JobRow | undefined;
+      if (req.pipeline?.name) {
+        const name = pipelineNameOf(req.pipeline, 'pipeline');
+        pipelines.getState(name.project, name.name);
+        filter.project = name.project;
+        filter.pipeline = name.name;
+      }
+      const datumRef = req.datum;
+      if (req.job?.id) followJob = getJob(req.job, 'job');
+      else if (datumRef?.job?.id) followJob = getJob(datumRef.job, 'datum.job');
+      if (followJob) {
+        filter.project = followJob.project;
+        filter.pipeline = followJob.pipeline;
+        filter.jobId = followJob.id;
+      }
+      if (datumRef?.id) filter.datumId = datumRef.id;
+      filter.master = req.master;
+      const sinceMs = req.since ? durationMs(req.since) : 0;
+      if (sinceMs > 0) filter.sinceMs = Date.now() - sinceMs;
+      const dataFilters = req.dataFilters;
+      const tail = safeNumber(req.tail, 'tail');
+      const follow = req.follow;
+
+      const dataCache = new Map<string, DatumFile[]>();
+      const datumData = (line: LogLine): DatumFile[] => {
+        if (!line.datumId) return [];
+        const key = `${line.project}/${line.pipeline}/${line.jobId}/${line.datumId}`;
+        let data = dataCache.get(key);
+        if (!data) {
+          const job = store.findJob(line.project, line.pipeline, line.jobId);
+          const datum = job ? store.datum(job.rowid, line.datumId) : undefined;
+          data = datum ? (JSON.parse(datum.data) as DatumFile[]) : [];
+          dataCache.set(key, data);
+        }
+        return data;
+      };
+      const passes = (line: LogLine) =>
+        dataFilters.length === 0 ||
+        dataFilters.every(
+          (f) =>
+            line.datumId === f ||
+            datumData(line).some((d) => d.path === f || d.hash === f || d.path.endsWith(`/${f}`)),
+        );
+      const render = (line: LogLine) =>
+        messages.logMessage(
+          line,
+          datumData(line).map((d) => ({ path: d.path, hash: d.hash })),
+        );
+
+      // Subscribe before reading the stored lines so none falls between the two.
+      const queue: LogLine[] = [];
+      let wake: (() => void) | null = null;
+      const unsubscribe = follow
+        ? logs.subscribe((line) => {
+            if (logs.matches(line, filter)) {
+              queue.push(line);
+              wake?.();
+            }
+          })
+        : () => undefined;
+      const onJob = () => wake?.();
+      if (follow && followJob) runner.jobEvents.on('job', onJob);
+      try {
+        for (const line of logs.scan(filter, tail)) if (passes(line)) yield render(line);
+        if (!follow) return;
+        while (!signal.aborted) {
+          while (queue.length > 0) {
+            const line = queue.shift() as LogLine;
+            if (passes(line)) yield render(line);
+          }
+          if (followJob) {
+            const current = store.jobByRowid(followJob.rowid);
+            if (!current || isTerminal(current.state)) {
+              // The job's last lines are appended before it turns terminal.
+              while (queue.length > 0) {
+                const line = queue.shift() as LogLine;
+                if (passes(line)) yield render(line);
+              }
+              return;
+            }
+          }
+          await waitForWake(signal, (done) => (wake = done), 1000);
+          wake = null;
+        }
+      } finally {
+        unsubscribe();
+        runner.jobEvents.off('job', onJob);
+      }
+    }),
+  );
+}

@@ -1,0 +1,50 @@
+import { getViewportForBounds, type Viewport } from '@xyflow/react';
+import type { LineageGraph as Graph, LineageNode } from './graph.ts';
+import { nodeSize, type Positions } from './layout-engine.ts';
+
+export const FIT = { padding: 0.1, maxZoom: 1.2 };
+export const MIN_ZOOM = 0.02;
+
+/**
+ * The viewport that fits the whole graph in a pane of this size: given to React Flow as its first
+ * viewport, so the first render is already at the fitted zoom (plain boxes on the canvas for a
+ * large graph) instead of rendering the nodes at 100 %, measuring them and then fitting.
+ */
+export function fittedViewport(
+  graph: Graph,
+  positions: Positions,
+  pane: { width: number; height: number },
+): Viewport {
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const node of graph.nodes) {
+    const p = positions[node.id];
+    if (!p) continue;
+    const size = nodeSize(node.kind);
+    x0 = Math.min(x0, p.x);
+    y0 = Math.min(y0, p.y);
+    x1 = Math.max(x1, p.x + size.width);
+    y1 = Math.max(y1, p.y + size.height);
+  }
+  if (x0 > x1) return { x: 0, y: 0, zoom: 1 };
+  return getViewportForBounds(
+    { x: x0, y: y0, width: x1 - x0, height: y1 - y0 },
+    pane.width,
+    pane.height,
+    MIN_ZOOM,
+    FIT.maxZoom,
+    FIT.padding,
+  );
+}
+
+/** The node whose box holds this flow position (zoomed out the nodes are drawn on a canvas). */
+export function nodeAt(
+  graph: Graph,
+  positions: Positions,
+  at: { x: number; y: number },
+): LineageNode | undefined {
+  return graph.nodes.find((n) => {
+    const p = positions[n.id];
+    const size = nodeSize(n.kind);
+    return p && at.x >= p.x && at.x <= p.x + size.width && at.y >= p.y && at.y <= p.y + size.height;
+  });
+}
