@@ -1,30 +1,86 @@
-import { constants } from 'node:zlib';
+import negotiate from '@fastify/accept-negotiator';
+import type { TransformOptions } from 'node:stream';
+import {
+  constants,
+  createBrotliCompress,
+  createGzip,
+  type BrotliCompress,
+  type BrotliOptions,
+  type Gzip,
+  type ZlibOptions,
+} from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
 import type { FastifyInstance } from 'fastify';
 
 /** Answers smaller than this go as they are: compressing them costs more than it saves. */
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
+/** The encodings of API answers, in the order the server prefers them. */
+const API_ENCODINGS: ApiEncoding[] = ['br', 'gzip'];
+export type ApiEncoding = 'br' | 'gzip';
+
+// Level 1, not zlib's default 6: answers are compressed as they are made, and on a 41 MB
+// listing (GlobFile over 100,000 files) level 6 took about 130 ms of CPU, level 3 about 65 ms
+// and level 1 less again; the call took 241-247 ms at level 1 against 365-380 ms at level 3
+// (perf/store-figures.ts, same machine, idle), for a somewhat larger answer.
+const GZIP_LEVEL = 1;
+const BROTLI_QUALITY = 4;
+
 /**
  * Compression of the API's JSON and NDJSON answers, for the scope it is registered in, by
  * content negotiation (brotli, then gzip). Every write is flushed through the compressor, so a
- * server stream still reaches the client one line at a time, as it does uncompressed. Brotli runs
- * at a quality fit for answers made on the fly (the static assets are compressed at build time).
+ * stream sent through it still reaches the client one line at a time, as it does uncompressed.
+ * Brotli runs at a quality fit for answers made on the fly (the static assets are compressed at
+ * build time). The gateway's server streams compress themselves (streamEncoder): they set their
+ * Content-Encoding, which this leaves alone.
  */
 export async function registerApiCompression(scope: FastifyInstance): Promise<void> {
   await scope.register(fastifyCompress, {
     threshold: COMPRESSION_THRESHOLD_BYTES,
-    encodings: ['br', 'gzip'],
+    encodings: API_ENCODINGS,
     customTypes: /^application\/(json|x-ndjson)\b/,
     globalDecompression: false,
-    // Level 1, not zlib's default 6: answers are compressed as they are made, and on a 41 MB
-    // listing (GlobFile over 100,000 files) level 6 took about 130 ms of CPU, level 3 about 65 ms
-    // and level 1 less again; the call took 241-247 ms at level 1 against 365-380 ms at level 3
-    // (perf/store-figures.ts, same machine, idle), for a somewhat larger answer.
-    zlibOptions: { flush: constants.Z_SYNC_FLUSH, level: 1 },
+    zlibOptions: { flush: constants.Z_SYNC_FLUSH, level: GZIP_LEVEL },
     brotliOptions: {
       flush: constants.BROTLI_OPERATION_FLUSH,
-      params: { [constants.BROTLI_PARAM_QUALITY]: 4 },
+      params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY },
     },
   });
+}
+
+/**
+ * The encoding an answer to this Accept-Encoding gets, or null (as it is): the same choice
+ * @fastify/compress makes (`*` and `x-gzip` count as gzip).
+ */
+export function negotiateEncoding(acceptEncoding: string | undefined): ApiEncoding | null {
+  if (acceptEncoding === undefined) return null;
+  const header = acceptEncoding.toLowerCase().replace(/\*|x-gzip/g, 'gzip');
+  return negotiate(header, API_ENCODINGS);
+}
+
+/**
+ * A compressor for a server stream written by its producer, which flushes it (flushStream)
+ * when it is about to wait: writes are not flushed one by one. `writableHighWaterMark` is how
+ * much input may queue before a write reports backpressure.
+ */
+export function streamEncoder(
+  encoding: ApiEncoding,
+  writableHighWaterMark: number,
+): Gzip | BrotliCompress {
+  // Output in 64 KiB buffers: each buffer the compressor fills is one turn of the thread pool.
+  // (Node's compressors are Transform streams: they take its options too.)
+  const stream: TransformOptions = { writableHighWaterMark };
+  const chunkSize = 64 * 1024;
+  return encoding === 'gzip'
+    ? createGzip({ ...stream, level: GZIP_LEVEL, chunkSize } as ZlibOptions)
+    : createBrotliCompress({
+        ...stream,
+        chunkSize,
+        params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY },
+      } as BrotliOptions);
+}
+
+/** Sends what a streamEncoder holds so far on to the client (after the writes before it). */
+export function flushStream(encoder: Gzip | BrotliCompress, encoding: ApiEncoding): void {
+  encoder.flush(encoding === 'gzip' ? constants.Z_SYNC_FLUSH : constants.BROTLI_OPERATION_FLUSH);
 }
