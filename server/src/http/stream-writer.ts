@@ -61,11 +61,12 @@ function drained(stream: Writable, signal: AbortSignal): Promise<void> {
  * Writes a server stream as NDJSON, one `{"result": …}` line per message, compressed (gzip or
  * brotli) when the client accepts it. Messages that are ready together are written together, in
  * writes of about STREAM_BATCH_BYTES, and the compressor is flushed only when the stream is
- * about to wait for its next message: a client still sees each line as soon as it is produced,
- * but a long listing is not cut into a flushed block per write. A failure before the first
- * message is an ordinary error response (thrown); after it, a final `{"error": …}` line. A
- * client that goes away ends the stream, and with it the handler's iterator. `compress`: false
- * for streams of file bytes (never compressed: see api-routes.ts).
+ * about to wait for its next message, or has been writing for a slice of the event loop: a
+ * client still sees each line as soon as it is produced, but a long listing is not cut into a
+ * flushed block per write. A failure before the first message is an ordinary error response
+ * (thrown); after it, a final `{"error": …}` line. A client that goes away ends the stream, and
+ * with it the handler's iterator. `compress`: false for streams of file bytes (never
+ * compressed: see api-routes.ts).
  */
 export async function sendStream(
   request: FastifyRequest,
@@ -125,11 +126,14 @@ export async function sendStream(
       while (!step.done && !signal.aborted) {
         for (const piece of encode(step.value)) await add(piece);
         const pending = next();
-        if ((used > 0 || unflushed) && !(await settlesNow(pending))) {
+        // What is written goes out when the stream is about to wait for its next message, and
+        // at least once per slice of the event loop (a stream that never waits still trickles).
+        const turn = pause();
+        if ((used > 0 || unflushed) && (turn || !(await settlesNow(pending)))) {
           await putBuffer();
           flush();
         }
-        await pause();
+        await turn;
         step = await pending;
       }
     } catch (error) {
