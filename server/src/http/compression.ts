@@ -26,13 +26,14 @@ export type ApiEncoding = 'br' | 'gzip';
 const GZIP_LEVEL = 1;
 const BROTLI_QUALITY = 4;
 /**
- * Brotli quality for server streams, whose size is not known when they start. On GlobFile over
- * 100,000 files (39 MiB of NDJSON) quality 4 took 80-110 ms of the thread pool's CPU per call
- * and quality 1 about 40 ms (as much as gzip at level 1), for 0.25 MiB against 0.13 MiB (gzip:
- * 0.36 MiB); on a list of 100-1,000 repos quality 1 is 10-15 % larger than 4, about gzip's size
- * or less (perf/glob-wire.ts).
+ * Brotli quality for a bulk stream (streamEncoder): one whose first message alone is a long run
+ * of lines, a listing of many files. On GlobFile over 100,000 files (39 MiB of NDJSON) quality 4
+ * took 80-110 ms of the thread pool's CPU per call and quality 1 about 40 ms (as much as gzip
+ * at level 1), for 0.25 MiB against 0.13 MiB (gzip: 0.36 MiB). Other streams keep quality 4:
+ * on lists of 100-1,000 repos quality 1 is 10-15 % larger, and a job's logs page 13 % larger
+ * (perf/glob-wire.ts, perf/head-to-head.ts).
  */
-const STREAM_BROTLI_QUALITY = 1;
+const BULK_STREAM_BROTLI_QUALITY = 1;
 
 /**
  * Compression of the API's JSON and NDJSON answers, for the scope it is registered in, by
@@ -69,11 +70,13 @@ export function negotiateEncoding(acceptEncoding: string | undefined): ApiEncodi
 /**
  * A compressor for a server stream written by its producer, which flushes it (flushStream)
  * when it is about to wait: writes are not flushed one by one. `writableHighWaterMark` is how
- * much input may queue before a write reports backpressure.
+ * much input may queue before a write reports backpressure; `bulk`: a long listing, compressed
+ * at brotli's cheapest useful quality (BULK_STREAM_BROTLI_QUALITY).
  */
 export function streamEncoder(
   encoding: ApiEncoding,
   writableHighWaterMark: number,
+  bulk: boolean,
 ): Gzip | BrotliCompress {
   // Output in 64 KiB buffers: each buffer the compressor fills is one turn of the thread pool.
   // (Node's compressors are Transform streams: they take its options too.)
@@ -84,7 +87,9 @@ export function streamEncoder(
     : createBrotliCompress({
         ...stream,
         chunkSize,
-        params: { [constants.BROTLI_PARAM_QUALITY]: STREAM_BROTLI_QUALITY },
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: bulk ? BULK_STREAM_BROTLI_QUALITY : BROTLI_QUALITY,
+        },
       } as BrotliOptions);
 }
 

@@ -86,8 +86,12 @@ export async function sendStream(
   const next = () => inRequestContext(() => iterator.next());
   const first = await next();
 
+  // A first message that is a whole batch of lines by itself (a run of a long listing) makes a
+  // bulk stream, compressed at a cheaper quality.
+  const firstPieces = first.done ? [] : encode(first.value);
+  const bulk = firstPieces.reduce((sum, piece) => sum + piece.length, 0) >= STREAM_BATCH_BYTES;
   const encoding = compress ? negotiateEncoding(request.headers['accept-encoding']) : null;
-  const encoder = encoding ? streamEncoder(encoding, BODY_HIGH_WATER_MARK) : null;
+  const encoder = encoding ? streamEncoder(encoding, BODY_HIGH_WATER_MARK, bulk) : null;
   const body: Writable & NodeJS.ReadableStream =
     encoder ?? new PassThrough({ writableHighWaterMark: BODY_HIGH_WATER_MARK });
   let unflushed = false;
@@ -102,6 +106,7 @@ export async function sendStream(
 
   async function write(): Promise<void> {
     let step = first;
+    let pieces = firstPieces;
     let buffer = Buffer.allocUnsafe(BATCH_BUFFER_BYTES);
     let used = 0;
     const putBuffer = async () => {
@@ -124,7 +129,7 @@ export async function sendStream(
     const settlesNow = readiness();
     try {
       while (!step.done && !signal.aborted) {
-        for (const piece of encode(step.value)) await add(piece);
+        for (const piece of pieces) await add(piece);
         const pending = next();
         // What is written goes out when the stream is about to wait for its next message, and
         // at least once per slice of the event loop (a stream that never waits still trickles).
@@ -135,6 +140,7 @@ export async function sendStream(
         }
         await turn;
         step = await pending;
+        if (!step.done) pieces = encode(step.value);
       }
     } catch (error) {
       await add(JSON.stringify({ error: toApiError(error, request.log).toWire() }) + '\n');
