@@ -2,9 +2,15 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { brotliCompressSync, brotliDecompressSync, createGunzip, gzipSync } from 'node:zlib';
+import {
+  brotliCompressSync,
+  brotliDecompressSync,
+  createGunzip,
+  gunzipSync,
+  gzipSync,
+} from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commitFiles, ok, repo } from './helpers/api-client.ts';
+import { commitFiles, commitOn, ok, repo } from './helpers/api-client.ts';
 import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
 
 let server: TestServer;
@@ -123,6 +129,45 @@ describe('compression', () => {
     });
     response.destroy();
     expect(JSON.parse(firstLine).result.commit.repo.name).toBe('compressed-0');
+  });
+
+  it('sends a listing of several write batches as the same lines in every encoding', async () => {
+    // About 1.2 MiB of lines (several of the stream writer's 256 KiB writes), with paths of
+    // two-byte characters, so that batches and pieces end in the middle of multi-byte text.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 2000; i++) files[`/dir-${i % 7}/ünï-${i}-${'é'.repeat(60)}.txt`] = 'x';
+    await ok(server.url, 'pfs_v2.API/CreateRepo', { repo: repo('many-lines') });
+    await commitFiles(server.url, 'many-lines', files);
+    const glob = JSON.stringify({ commit: commitOn('many-lines'), pattern: '/**' });
+    const answer = (acceptEncoding: string) =>
+      send(
+        'POST',
+        '/api/pfs_v2.API/GlobFile',
+        { ...json, 'accept-encoding': acceptEncoding },
+        glob,
+      );
+
+    const plain = await answer('identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const text = (await bytesOf(plain)).toString();
+    expect(Buffer.byteLength(text)).toBeGreaterThan(1024 * 1024);
+    const paths = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).result.file.path as string);
+    expect(paths).toHaveLength(2007);
+    expect(paths).toContain(`/dir-4/ünï-1999-${'é'.repeat(60)}.txt`);
+
+    const gzipped = await answer('gzip');
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gzipped.headers['vary']).toMatch(/accept-encoding/i);
+    const gzipBytes = await bytesOf(gzipped);
+    expect(gunzipSync(gzipBytes).toString()).toBe(text);
+    expect(gzipBytes.length).toBeLessThan(Buffer.byteLength(text) / 10);
+
+    const brotli = await answer('gzip, br');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(await bytesOf(brotli)).toString()).toBe(text);
   });
 
   it('serves a built asset precompressed by content negotiation', async () => {
