@@ -6,7 +6,7 @@ import { Icon } from '../../ui/Icon/index.ts';
 import { useQuery } from '@tanstack/react-query';
 import { listJobs } from '@ivory/api';
 import { Drawer, Grid } from 'antd';
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useRef, useState, type Ref } from 'react';
 import { headerButtonStyle } from '../header-styles.ts';
 import { useNavigate } from 'react-router';
 import { testIds } from '../../test-ids.ts';
@@ -101,12 +101,14 @@ function ProjectSearch({
   project,
   inPanel = false,
   onOpened,
+  inputRef,
 }: {
   project: string;
-  /** Drawn in the narrow window's search panel (light on the page's colours, focused). */
+  /** Drawn in the narrow window's search panel, in the page's colours. */
   inPanel?: boolean;
   /** Called after a match is opened. */
   onOpened?: () => void;
+  inputRef?: Ref<HTMLInputElement>;
 }) {
   // The names load when the search is first used, not with every page (1,000 repos and 500
   // pipelines are megabytes), and are not polled.
@@ -183,8 +185,8 @@ function ProjectSearch({
           // A suggestion picked from the list arrives as its whole label: open it.
           if (!open(event.target.value)) setText(event.target.value);
         }}
+        ref={inputRef}
         onFocus={() => setUsed(true)}
-        autoFocus={inPanel}
         placeholder="Find repos, pipelines, jobs, global IDs"
         aria-label="Search the project"
         data-testid={testIds.projectSearch}
@@ -201,6 +203,7 @@ function ProjectSearch({
 /** Narrower than antd's lg breakpoint (992 px), the search is a button that opens it in a panel. */
 function CollapsedProjectSearch({ project }: { project: string }) {
   const [open, setOpen] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
   return (
     <>
       <button
@@ -219,10 +222,14 @@ function CollapsedProjectSearch({ project }: { project: string }) {
         onClose={() => setOpen(false)}
         placement="top"
         height="auto"
-        title="Search the project"
+        title="Find in the project"
         destroyOnHidden
+        // The drawer focuses itself as it opens; the field takes the focus once it is open.
+        afterOpenChange={(opened) => {
+          if (opened) input.current?.focus();
+        }}
       >
-        <ProjectSearch project={project} inPanel onOpened={() => setOpen(false)} />
+        <ProjectSearch project={project} inPanel inputRef={input} onOpened={() => setOpen(false)} />
       </Drawer>
     </>
   );

@@ -45,7 +45,8 @@ function NavDrawerButton({ project, pathname }: { project: string; pathname: str
         title="Project"
         styles={{ body: { padding: 0 } }}
       >
-        <SideNav items={projectNavItems(project)} breakpoint={0} aria-label="Project" />
+        {/* breakpoint 1: no window is narrower, so the drawer's navigation is never minimised. */}
+        <SideNav items={projectNavItems(project)} breakpoint={1} aria-label="Project" />
       </Drawer>
     </>
   );
