@@ -83,6 +83,25 @@ for (const path of SCREENS) {
   });
 }
 
+// Between the breakpoints (labels back at 768 px, the search field at 992 px) the bar still fits.
+for (const width of [600, 800, 1000]) {
+  test(`at ${width} px the header's controls sit apart inside the window`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/project/default/repos');
+    await expect(page.getByTestId(testIds.repoRow).first()).toBeVisible();
+    await expect(page.getByTestId(testIds.projectHealth)).toBeVisible();
+    const rects = await headerControlRects(page);
+    for (const rect of rects) expect(rect.right, rect.name).toBeLessThanOrEqual(width);
+    for (const [index, a] of rects.entries()) {
+      for (const b of rects.slice(index + 1)) {
+        expect(overlaps(a, b), `${a.name} overlaps ${b.name}`).toBe(false);
+      }
+    }
+    const scrollWidth = await page.evaluate(() => document.scrollingElement!.scrollWidth);
+    expect(scrollWidth).toBeLessThanOrEqual(width);
+  });
+}
+
 test('at 420 px the search icon opens the search, which finds and opens a pipeline', async ({
   page,
 }) => {

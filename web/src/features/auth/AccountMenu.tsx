@@ -13,7 +13,7 @@ export function AccountMenu() {
     <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8, minWidth: 0 }}>
       <span
         data-testid={testIds.accountName}
-        className="ivory-header-label ivory-truncate"
+        className="ivory-header-wide-only ivory-truncate"
         style={{ maxWidth: '24ch' }}
         title={name}
       >
@@ -24,7 +24,7 @@ export function AccountMenu() {
         style={headerButtonStyle}
         data-testid={testIds.signOutButton}
         onClick={signOut}
-        title="Sign out"
+        title={name ? `Sign out ${name}` : 'Sign out'}
       >
         <Icon icon={LogoutOutlined} />
         <span className="ivory-header-label">Sign out</span>
