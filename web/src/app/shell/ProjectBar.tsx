@@ -58,7 +58,7 @@ function ProjectHealth({ project }: { project: string }) {
       : paused > 0
         ? [PauseCircleOutlined, paused, 'paused', '#f3c969']
         : [CheckCircleOutlined, active, 'running', '#7ee2a0'];
-  // On narrow windows the word is visually hidden (global.css): the icon and count remain.
+  // Under 768 px the word is visually hidden (global.css): the icon and count remain.
   return (
     <span
       data-testid={testIds.projectHealth}
@@ -237,7 +237,7 @@ function CollapsedProjectSearch({ project }: { project: string }) {
 
 /**
  * The project's part of the top bar: switcher, health and search. Below antd's lg breakpoint the
- * search collapses to a button (CollapsedProjectSearch); the health's word hides below sm.
+ * search collapses to a button (CollapsedProjectSearch); the health's word hides below md.
  */
 export function ProjectBar({ project }: { project: string }) {
   const screens = Grid.useBreakpoint();
