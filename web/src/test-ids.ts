@@ -88,6 +88,8 @@ export const testIds = {
   projectSwitcher: 'project-switcher',
   projectHealth: 'project-health',
   projectSearch: 'project-search',
+  projectSearchOpen: 'project-search-open',
+  shellNavOpen: 'shell-nav-open',
   lineageSidePanel: 'lineage-side-panel',
   accountName: 'account-name',
   signOutButton: 'sign-out-button',

@@ -29,33 +29,24 @@ export function ColorModeToggle() {
 }
 
 /**
- * The dark bar above every screen: home link, what the screen adds (a project's switcher, health
- * and search), Cluster, Connect (terminal commands), the theme toggle, account and Sign out.
+ * The dark bar above every screen: what the screen puts first (a project's navigation button on
+ * narrow windows), home link, what the screen adds (a project's switcher, health and search),
+ * Cluster, Connect (terminal commands), the theme toggle, account and Sign out. On narrow windows
+ * Cluster, Connect and Sign out show only their icons; their names stay for assistive technology
+ * and in tooltips.
  */
-export function AppHeader({ children }: { children?: ReactNode }) {
+export function AppHeader({ children, start }: { children?: ReactNode; start?: ReactNode }) {
+  // Layout and the narrow-window rules (controls shrink to their icons) are in global.css.
   return (
-    <header
-      data-testid={testIds.appHeader}
-      style={{
-        display: 'flex',
-        alignItems: 'center',
-        gap: 12,
-        minHeight: 'var(--ivory-header-height)',
-        padding: '0 16px',
-        background: 'var(--ivory-header-bg)',
-        color: 'var(--ivory-header-text)',
-        flexWrap: 'wrap',
-      }}
-    >
-      <Link to="/" style={{ ...headerLinkStyle, fontWeight: 700, fontSize: 16 }}>
+    <header data-testid={testIds.appHeader} className="ivory-app-header">
+      {start}
+      <Link to="/" style={{ ...headerLinkStyle, fontWeight: 700, fontSize: 16, flex: 'none' }}>
         Console
       </Link>
-      <div style={{ display: 'flex', alignItems: 'center', gap: 12, flex: 1, minWidth: 0 }}>
-        {children}
-      </div>
-      <Link to="/cluster" data-testid={testIds.clusterLink} style={headerLinkStyle}>
+      <div className="ivory-app-header-slot">{children}</div>
+      <Link to="/cluster" data-testid={testIds.clusterLink} style={headerLinkStyle} title="Cluster">
         <Icon icon={CloudServerOutlined} />
-        Cluster
+        <span className="ivory-header-label">Cluster</span>
       </Link>
       <ConnectTerminalButton />
       <ColorModeToggle />

@@ -5,7 +5,9 @@ import SearchOutlined from '@ant-design/icons-svg/es/asn/SearchOutlined';
 import { Icon } from '../../ui/Icon/index.ts';
 import { useQuery } from '@tanstack/react-query';
 import { listJobs } from '@ivory/api';
-import { useId, useMemo, useState } from 'react';
+import { Drawer, Grid } from 'antd';
+import { useId, useMemo, useRef, useState, type Ref } from 'react';
+import { headerButtonStyle } from '../header-styles.ts';
 import { useNavigate } from 'react-router';
 import { testIds } from '../../test-ids.ts';
 import { useApi } from '../api-context.tsx';
@@ -50,20 +52,22 @@ function ProjectHealth({ project }: { project: string }) {
   const failed = Number(mine.failedPipelines) + Number(mine.unhealthyPipelines);
   const paused = Number(mine.pausedPipelines);
   const active = Number(mine.activePipelines);
-  const [healthIcon, text, tone] =
+  const [healthIcon, count, word, tone] =
     failed > 0
-      ? [CloseCircleOutlined, `${failed} failing`, '#ff9c9c']
+      ? [CloseCircleOutlined, failed, 'failing', '#ff9c9c']
       : paused > 0
-        ? [PauseCircleOutlined, `${paused} paused`, '#f3c969']
-        : [CheckCircleOutlined, `${active} running`, '#7ee2a0'];
+        ? [PauseCircleOutlined, paused, 'paused', '#f3c969']
+        : [CheckCircleOutlined, active, 'running', '#7ee2a0'];
+  // Under 768 px the word is visually hidden (global.css): the icon and count remain.
   return (
     <span
       data-testid={testIds.projectHealth}
       title={`${active} active, ${paused} paused, ${failed} failed or unhealthy pipelines`}
-      style={{ display: 'inline-flex', alignItems: 'center', gap: 6, fontSize: 13 }}
+      style={{ display: 'inline-flex', alignItems: 'center', gap: 6, fontSize: 13, flex: 'none' }}
     >
       <Icon icon={healthIcon} style={{ color: tone }} />
-      {text}
+      {count}
+      <span className="ivory-header-label"> {word}</span>
     </span>
   );
 }
@@ -93,7 +97,19 @@ function useSearchJobs(project: string, enabled: boolean) {
  * as suggestions; choosing one (or Enter) opens it. Jobs open their logs over the lineage graph;
  * a global ID opens the lineage filtered to that run.
  */
-function ProjectSearch({ project }: { project: string }) {
+function ProjectSearch({
+  project,
+  inPanel = false,
+  onOpened,
+  inputRef,
+}: {
+  project: string;
+  /** Drawn in the narrow window's search panel, in the page's colours. */
+  inPanel?: boolean;
+  /** Called after a match is opened. */
+  onOpened?: () => void;
+  inputRef?: Ref<HTMLInputElement>;
+}) {
   // The names load when the search is first used, not with every page (1,000 repos and 500
   // pipelines are megabytes), and are not polled.
   const [used, setUsed] = useState(false);
@@ -145,12 +161,13 @@ function ProjectSearch({ project }: { project: string }) {
     if (!hit) return false;
     setText('');
     void navigate(hit.to);
+    onOpened?.();
     return true;
   };
   return (
     <form
       role="search"
-      className={styles.search}
+      className={`${styles.search} ${inPanel ? styles.searchInPanel : ''}`}
       onSubmit={(event) => {
         event.preventDefault();
         if (!open(text)) {
@@ -168,6 +185,7 @@ function ProjectSearch({ project }: { project: string }) {
           // A suggestion picked from the list arrives as its whole label: open it.
           if (!open(event.target.value)) setText(event.target.value);
         }}
+        ref={inputRef}
         onFocus={() => setUsed(true)}
         placeholder="Find repos, pipelines, jobs, global IDs"
         aria-label="Search the project"
@@ -182,14 +200,57 @@ function ProjectSearch({ project }: { project: string }) {
   );
 }
 
-/** The project's part of the top bar: switcher, health and search. */
+/** Narrower than antd's lg breakpoint (992 px), the search is a button that opens it in a panel. */
+function CollapsedProjectSearch({ project }: { project: string }) {
+  const [open, setOpen] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button
+        type="button"
+        style={headerButtonStyle}
+        aria-label="Open search"
+        title="Find repos, pipelines, jobs, global IDs"
+        aria-expanded={open}
+        data-testid={testIds.projectSearchOpen}
+        onClick={() => setOpen(true)}
+      >
+        <Icon icon={SearchOutlined} />
+      </button>
+      <Drawer
+        open={open}
+        onClose={() => setOpen(false)}
+        placement="top"
+        height="auto"
+        title="Find in the project"
+        destroyOnHidden
+        // The drawer focuses itself as it opens; the field takes the focus once it is open.
+        afterOpenChange={(opened) => {
+          if (opened) input.current?.focus();
+        }}
+      >
+        <ProjectSearch project={project} inPanel inputRef={input} onOpened={() => setOpen(false)} />
+      </Drawer>
+    </>
+  );
+}
+
+/**
+ * The project's part of the top bar: switcher, health and search. Below antd's lg breakpoint the
+ * search collapses to a button (CollapsedProjectSearch); the health's word hides below md.
+ */
 export function ProjectBar({ project }: { project: string }) {
+  const screens = Grid.useBreakpoint();
   return (
     <>
       <ProjectSwitcher project={project} />
       <ProjectHealth project={project} />
       <span style={{ marginLeft: 'auto' }} />
-      <ProjectSearch project={project} />
+      {screens.lg === false ? (
+        <CollapsedProjectSearch project={project} />
+      ) : (
+        <ProjectSearch project={project} />
+      )}
     </>
   );
 }

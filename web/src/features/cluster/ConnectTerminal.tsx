@@ -1,6 +1,8 @@
+import CodeOutlined from '@ant-design/icons-svg/es/asn/CodeOutlined';
 import { Suspense, lazy, useState } from 'react';
 import { headerButtonStyle } from '../../app/header-styles.ts';
 import { testIds } from '../../test-ids.ts';
+import { Icon } from '../../ui/Icon/Icon.tsx';
 
 const ConnectTerminalModal = lazy(async () => ({
   default: (await import('./ConnectTerminalModal.tsx')).ConnectTerminalModal,
@@ -16,12 +18,14 @@ export function ConnectTerminalButton() {
         type="button"
         style={headerButtonStyle}
         data-testid={testIds.connectButton}
+        title="Connect a terminal"
         onClick={() => {
           setUsed(true);
           setOpen(true);
         }}
       >
-        Connect
+        <Icon icon={CodeOutlined} />
+        <span className="ivory-header-label">Connect</span>
       </button>
       {used ? (
         <Suspense fallback={null}>

@@ -75,7 +75,8 @@ export function SetupScreen() {
   });
   const v = version.data;
   return (
-    <main style={{ padding: 24, display: 'grid', gap: 16 }}>
+    // minmax(0, 1fr): the cards keep the window's width; long commands scroll inside their line.
+    <main style={{ padding: 24, display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 16 }}>
       <Typography.Title level={2}>Setup</Typography.Title>
       <Card title="Cluster">
         <Descriptions column={1} size="small">

@@ -61,7 +61,9 @@ export function JobDetail({
       ) : null}
       <Descriptions
         size="small"
-        column={columns}
+        // One column on phone-sized windows: pairs side by side would wrap letter by letter. (A
+        // breakpoint left out would take antd's default count, so every one is named.)
+        column={{ xs: 1, sm: columns, md: columns, lg: columns, xl: columns, xxl: columns }}
         bordered
         items={[
           { key: 'pipeline', label: 'Pipeline', children: `${pipeline} v${info.pipelineVersion}` },

@@ -117,11 +117,11 @@ export function PipelineEditorScreen() {
   return (
     <FullPageModal open title="Pipeline Editor" onClose={cancel}>
       <div style={{ padding: '16px 24px' }}>
-        <Flex justify="space-between" align="center" style={{ marginBottom: 8 }}>
+        <Flex justify="space-between" align="center" wrap gap={8} style={{ marginBottom: 8 }}>
           <Typography.Title level={4} style={{ margin: 0 }}>
             {title}
           </Typography.Title>
-          <Flex gap={8} align="center">
+          <Flex gap={8} align="center" wrap>
             {update ? (
               <Checkbox checked={reprocess} onChange={(e) => setReprocess(e.target.checked)}>
                 Reprocess all datums

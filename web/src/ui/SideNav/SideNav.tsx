@@ -1,6 +1,9 @@
+import MenuFoldOutlined from '@ant-design/icons-svg/es/asn/MenuFoldOutlined';
+import MenuUnfoldOutlined from '@ant-design/icons-svg/es/asn/MenuUnfoldOutlined';
 import { useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { Tooltip } from 'antd';
+import { Icon } from '../Icon/Icon.tsx';
 import styles from './SideNav.module.css';
 
 export const SIDE_NAV_BREAKPOINT_PX = 1200;
@@ -116,8 +119,13 @@ export function SideNav({
         className={styles.toggle}
         aria-expanded={!minimised}
         onClick={toggle.onClick}
+        title={minimised ? toggle.label : undefined}
       >
-        {toggle.label}
+        {/* Minimised, the toggle is its icon: the label would not fit the bar's width. */}
+        <span className={styles.icon} aria-hidden="true">
+          <Icon icon={minimised ? MenuUnfoldOutlined : MenuFoldOutlined} />
+        </span>
+        <span className={minimised ? styles.visuallyHidden : styles.label}>{toggle.label}</span>
       </button>
     </nav>
   );

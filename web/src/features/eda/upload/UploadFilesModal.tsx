@@ -249,9 +249,12 @@ export function UploadFilesModal({ repo, onClosed, onFinished }: UploadFilesModa
       data-testid={testIds.edaUploadModal}
     >
       {messageHolder}
-      <div style={{ display: 'flex', gap: 16, alignItems: 'stretch', marginTop: 24 }}>
+      {/* Side by side when the modal has room; stacked on a narrow window (each needs ~280 px). */}
+      <div
+        style={{ display: 'flex', flexWrap: 'wrap', gap: 16, alignItems: 'stretch', marginTop: 24 }}
+      >
         <Card
-          style={{ flex: 1, minWidth: 0 }}
+          style={{ flex: '1 1 280px', minWidth: 0 }}
           title={<h2 style={{ fontSize: 16, fontWeight: 600, margin: 0 }}>Upload Files</h2>}
         >
           <Form layout="vertical" component="div">
@@ -304,7 +307,7 @@ export function UploadFilesModal({ repo, onClosed, onFinished }: UploadFilesModa
         </Card>
         <section
           aria-label="Attached files"
-          style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}
+          style={{ flex: '1 1 280px', minWidth: 0, display: 'flex', flexDirection: 'column' }}
         >
           <Typography.Text strong>Total: {count} files</Typography.Text>
           {count === 0 ? (
