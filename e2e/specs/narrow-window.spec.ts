@@ -1,5 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { testIds } from '../../web/src/test-ids.ts';
+import { expectHeaderControlsApart } from '../support/header-layout.ts';
 
 // A phone-sized window (420 px): no screen scrolls sideways, the top bar's controls sit side by
 // side without overlapping, and the collapsed search and navigation open from their buttons.
@@ -21,34 +22,6 @@ const SCREENS = [
   '/cluster',
 ];
 
-type Rect = { name: string; left: number; right: number; top: number; bottom: number };
-
-/** The boxes of the top bar's controls that are drawn (not visually hidden). */
-function headerControlRects(page: Page): Promise<Rect[]> {
-  return page.getByTestId(testIds.appHeader).evaluate((header) => {
-    const controls = header.querySelectorAll<HTMLElement>(
-      ':scope > a, :scope > button, :scope > .ivory-app-header-slot > *, :scope > span',
-    );
-    return Array.from(controls)
-      .map((element) => {
-        const box = element.getBoundingClientRect();
-        const name =
-          element.getAttribute('aria-label') ??
-          element.dataset.testid ??
-          element.textContent?.trim() ??
-          element.tagName;
-        return { name, left: box.left, right: box.right, top: box.top, bottom: box.bottom };
-      })
-      .filter((box) => box.right - box.left > 1 && box.bottom - box.top > 1);
-  });
-}
-
-const overlaps = (a: Rect, b: Rect) =>
-  a.left < b.right - 0.5 &&
-  b.left < a.right - 0.5 &&
-  a.top < b.bottom - 0.5 &&
-  b.top < a.bottom - 0.5;
-
 test.use({ viewport: NARROW });
 
 for (const path of SCREENS) {
@@ -69,17 +42,8 @@ for (const path of SCREENS) {
     }));
     expect(scrollWidth, `${path} scrolls sideways`).toBeLessThanOrEqual(innerWidth);
 
-    const rects = await headerControlRects(page);
+    const rects = await expectHeaderControlsApart(page, innerWidth);
     expect(rects.length).toBeGreaterThanOrEqual(4);
-    for (const rect of rects) {
-      expect(rect.left, `${rect.name} starts inside the window`).toBeGreaterThanOrEqual(0);
-      expect(rect.right, `${rect.name} ends inside the window`).toBeLessThanOrEqual(innerWidth);
-    }
-    for (const [index, a] of rects.entries()) {
-      for (const b of rects.slice(index + 1)) {
-        expect(overlaps(a, b), `${a.name} overlaps ${b.name}`).toBe(false);
-      }
-    }
   });
 }
 
@@ -90,13 +54,7 @@ for (const width of [600, 800, 1000]) {
     await page.goto('/project/default/repos');
     await expect(page.getByTestId(testIds.repoRow).first()).toBeVisible();
     await expect(page.getByTestId(testIds.projectHealth)).toBeVisible();
-    const rects = await headerControlRects(page);
-    for (const rect of rects) expect(rect.right, rect.name).toBeLessThanOrEqual(width);
-    for (const [index, a] of rects.entries()) {
-      for (const b of rects.slice(index + 1)) {
-        expect(overlaps(a, b), `${a.name} overlaps ${b.name}`).toBe(false);
-      }
-    }
+    await expectHeaderControlsApart(page, width);
     const scrollWidth = await page.evaluate(() => document.scrollingElement!.scrollWidth);
     expect(scrollWidth).toBeLessThanOrEqual(width);
   });

@@ -5,6 +5,7 @@ import {
   startAuthStack,
   type AuthStack,
 } from '../support/auth-server.ts';
+import { expectHeaderControlsApart } from '../support/header-layout.ts';
 
 // Sign-in through a real OpenID Connect provider, against the built console served by its own
 // server with sign-in on. The default webServer of the config (no issuer) is used once, to show
@@ -99,4 +100,22 @@ test('an expired token signs the user out on the next navigation', async ({ page
   await expect(page.getByTestId('login-screen')).toBeVisible();
   expect(await storedToken(page)).toBeNull();
   expect(await authCookie(page)).toBeUndefined();
+});
+
+test('signed in, the top bar fits at every width: the account name shows from 1200 px', async ({
+  page,
+}) => {
+  await signInWithPopup(page, '/project/default/repos');
+  await expect(page.getByTestId('repo-row').first()).toBeVisible();
+  for (const width of [420, 600, 800, 1000, 1199, 1200, 1440]) {
+    await page.setViewportSize({ width, height: 800 });
+    await expect(page.getByTestId('sign-out-button')).toBeVisible();
+    await expectHeaderControlsApart(page, width);
+    const scrollWidth = await page.evaluate(() => document.scrollingElement!.scrollWidth);
+    expect(scrollWidth, `the page scrolls sideways at ${width} px`).toBeLessThanOrEqual(width);
+    if (width >= 1200) await expect(page.getByTestId('account-name')).toBeVisible();
+    else await expect(page.getByTestId('account-name')).toBeHidden();
+  }
+  // Below 1200 px Sign out's name says whose session it ends.
+  await expect(page.getByTestId('sign-out-button')).toHaveAccessibleName(/Sign out/);
 });
