@@ -43,6 +43,7 @@ export const runtimeStyleExports: Record<string, string> = {
   ConfigProvider: 'draws no element of its own',
   Drawer: 'side panels, drawn when opened, into a portal',
   Form: 'forms in dialogs',
+  Grid: 'a breakpoint hook (useBreakpoint): draws no element of its own',
   Modal: 'drawn when opened, into a portal',
   Progress: 'uploads',
   Result: 'error screens',
