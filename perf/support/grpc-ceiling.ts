@@ -366,4 +366,9 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[2] === '--serve') await serve(process.argv[3] as Mode, process.argv[4]!);
-else await main();
+else {
+  await main();
+  // Every figure is printed; a client session that lingers after its receiver exited must not
+  // keep the benchmark from ending (it did: the script printed all and then waited forever).
+  process.exit(0);
+}
