@@ -105,8 +105,9 @@ test('an expired token signs the user out on the next navigation', async ({ page
 test('signed in, the top bar fits at every width: the account name shows from 1200 px', async ({
   page,
 }) => {
+  // (This user holds no role on the seeded project: the header is what is measured.)
   await signInWithPopup(page, '/project/default/repos');
-  await expect(page.getByTestId('repo-row').first()).toBeVisible();
+  await page.waitForLoadState('networkidle');
   for (const width of [420, 600, 800, 1000, 1199, 1200, 1440]) {
     await page.setViewportSize({ width, height: 800 });
     await expect(page.getByTestId('sign-out-button')).toBeVisible();

@@ -37,11 +37,13 @@ export async function expectHeaderControlsApart(page: Page, width: number): Prom
   const rects = await headerControlRects(page);
   for (const rect of rects) {
     expect(rect.left, `${rect.name} starts inside the window`).toBeGreaterThanOrEqual(0);
-    expect(rect.right, `${rect.name} ends inside the window`).toBeLessThanOrEqual(width);
+    expect(rect.right, `${rect.name} ends inside the window (${width} px)`).toBeLessThanOrEqual(
+      width,
+    );
   }
   for (const [index, a] of rects.entries()) {
     for (const b of rects.slice(index + 1)) {
-      expect(overlaps(a, b), `${a.name} overlaps ${b.name}`).toBe(false);
+      expect(overlaps(a, b), `${a.name} overlaps ${b.name} at ${width} px`).toBe(false);
     }
   }
   return rects;
