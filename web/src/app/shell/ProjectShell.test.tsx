@@ -3,24 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeApiClient } from '../../test/fake-api-client.ts';
 import { renderApp } from '../../test/render.tsx';
 import { testIds } from '../../test-ids.ts';
-
-/** A window `width` px wide: media queries with min-width/max-width answer for that width. */
-function stubViewportWidth(width: number) {
-  vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => {
-    const min = Number(/min-width:\s*([\d.]+)px/.exec(query)?.[1] ?? 0);
-    const max = Number(/max-width:\s*([\d.]+)px/.exec(query)?.[1] ?? Infinity);
-    return {
-      matches: width >= min && width <= max,
-      media: query,
-      onchange: null,
-      addListener: () => {},
-      removeListener: () => {},
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      dispatchEvent: () => false,
-    };
-  });
-}
+import { stubViewportWidth } from '../../test/viewport.ts';
 
 const api = () =>
   createFakeApiClient({

@@ -2,6 +2,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stubViewportWidth } from '../../test/viewport.ts';
 import { SideNav, type SideNavItem } from './SideNav';
 
 const ITEMS: SideNavItem[] = [
@@ -9,22 +10,6 @@ const ITEMS: SideNavItem[] = [
   { to: '/lineage', label: 'Lineage', icon: 'L' },
   { to: '/jobs', label: 'Jobs', icon: 'J' },
 ];
-
-function stubViewportWidth(width: number) {
-  vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => {
-    const maxWidth = Number(/max-width: (\d+)px/.exec(query)?.[1] ?? Infinity);
-    return {
-      matches: width <= maxWidth,
-      media: query,
-      onchange: null,
-      addListener: () => {},
-      removeListener: () => {},
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      dispatchEvent: () => false,
-    };
-  });
-}
 
 function renderSideNav(path = '/projects') {
   return render(
