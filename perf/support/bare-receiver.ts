@@ -7,7 +7,6 @@
  *
  * Run as its own process (startBareReceiver), like the Ivory server it is compared with.
  */
-import { spawn } from 'node:child_process';
 import { createHash, type Hash } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
@@ -15,6 +14,7 @@ import { mkdir, open, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
+import { startChildReceiver } from './child-receiver.ts';
 
 export interface BareReceiver {
   url: string;
@@ -90,31 +90,16 @@ function serve(dir: string): void {
 
 /** Starts the receiver in a child process writing under `dir`. */
 export async function startBareReceiver(dir: string): Promise<BareReceiver> {
-  const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, dir], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exit = new Promise((resolve) => child.once('exit', resolve));
-  const port = await new Promise<number>((resolve, reject) => {
-    let text = '';
-    child.stdout.on('data', (data: Buffer) => {
-      text += data.toString();
-      const match = /listening (\d+)/.exec(text);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once('exit', () => reject(new Error('the bare receiver exited')));
-  });
-  const url = `http://127.0.0.1:${port}`;
+  const child = await startChildReceiver(import.meta.filename, [dir], 'the bare receiver');
+  const url = `http://127.0.0.1:${child.port}`;
   return {
     url,
-    pid: child.pid ?? 0,
+    pid: child.pid,
     hashes: async () => (await (await fetch(`${url}/hashes`)).json()) as Record<string, string>,
     clear: async () => {
       await fetch(`${url}/clear`, { method: 'POST' });
     },
-    kill: async () => {
-      child.kill('SIGTERM');
-      await exit;
-    },
+    kill: child.kill,
   };
 }
 

@@ -13,7 +13,6 @@
  * is its event loop) and of the sender (this process).
  * Run: npx tsx perf/support/grpc-ceiling.ts [mode…]   (PERF_FILE_MIB, PERF_ROUNDS, PERF_FRAME_KIB)
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, open, readdir, readFile, rm, type FileHandle } from 'node:fs/promises';
 import http2 from 'node:http2';
@@ -31,6 +30,7 @@ import {
   type sendUnaryData,
 } from '@grpc/grpc-js';
 import { BlobHasher } from '../../server/src/platform/storage/blob-hasher.ts';
+import { startChildReceiver } from './child-receiver.ts';
 
 const MiB = 1024 * 1024;
 const FILE_BYTES = Number(process.env.PERF_FILE_MIB ?? 256) * MiB;
@@ -207,31 +207,8 @@ function diff(a: Record<string, number>, b: Record<string, number>): Record<stri
   return out;
 }
 
-async function startReceiver(mode: Mode, dir: string) {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', import.meta.filename, '--serve', mode, dir],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const port = await new Promise<number>((resolve, reject) => {
-    let text = '';
-    child.stdout.on('data', (data: Buffer) => {
-      text += data.toString();
-      const match = /listening (\d+)/.exec(text);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once('exit', () => reject(new Error('the receiver exited')));
-  });
-  return {
-    port,
-    pid: child.pid!,
-    kill: async () => {
-      child.kill();
-      await once(child, 'exit');
-    },
-  };
+function startReceiver(mode: Mode, dir: string) {
+  return startChildReceiver(import.meta.filename, ['--serve', mode, dir], 'the receiver');
 }
 
 async function sendH2(port: number, source: Buffer): Promise<string> {
