@@ -8,7 +8,7 @@ import { ConnectTerminalButton } from '../features/cluster/ConnectTerminal.tsx';
 import { testIds } from '../test-ids.ts';
 import { useColorMode } from './color-mode.tsx';
 import { Icon } from '../ui/Icon/Icon.tsx';
-import { headerButtonStyle, headerLinkStyle } from './header-styles.ts';
+import { headerLinkStyle } from './header-styles.ts';
 
 /** Switches between the light and the dark theme; the choice is remembered in the browser. */
 export function ColorModeToggle() {
@@ -17,7 +17,7 @@ export function ColorModeToggle() {
   return (
     <button
       type="button"
-      style={headerButtonStyle}
+      className="ivory-header-button"
       onClick={toggle}
       aria-label={`Switch to the ${next} theme`}
       title={`Switch to the ${next} theme`}

@@ -7,7 +7,6 @@ import { useQuery } from '@tanstack/react-query';
 import { listJobs } from '@ivory/api';
 import { Drawer, Grid } from 'antd';
 import { useId, useMemo, useRef, useState, type Ref } from 'react';
-import { headerButtonStyle } from '../header-styles.ts';
 import { useNavigate } from 'react-router';
 import { testIds } from '../../test-ids.ts';
 import { useApi } from '../api-context.tsx';
@@ -208,7 +207,7 @@ function CollapsedProjectSearch({ project }: { project: string }) {
     <>
       <button
         type="button"
-        style={headerButtonStyle}
+        className="ivory-header-button"
         aria-label="Open search"
         title="Find repos, pipelines, jobs, global IDs"
         aria-expanded={open}

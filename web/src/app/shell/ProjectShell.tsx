@@ -6,7 +6,6 @@ import { testIds } from '../../test-ids.ts';
 import { Icon } from '../../ui/Icon/index.ts';
 import { SideNav } from '../../ui/SideNav/index.ts';
 import { AppHeader } from '../AppHeader.tsx';
-import { headerButtonStyle } from '../header-styles.ts';
 import { PageLoader } from '../PageLoader.tsx';
 import { crumbsOf } from './crumbs.ts';
 import { projectNavItems } from './nav-items.tsx';
@@ -28,7 +27,7 @@ function NavDrawerButton({ project, pathname }: { project: string; pathname: str
     <>
       <button
         type="button"
-        style={headerButtonStyle}
+        className="ivory-header-button"
         aria-label="Open navigation"
         title="Navigation"
         aria-expanded={open}

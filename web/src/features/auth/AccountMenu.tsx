@@ -1,5 +1,4 @@
 import LogoutOutlined from '@ant-design/icons-svg/es/asn/LogoutOutlined';
-import { headerButtonStyle } from '../../app/header-styles.ts';
 import { testIds } from '../../test-ids.ts';
 import { Icon } from '../../ui/Icon/Icon.tsx';
 import { useAuth } from './auth-context.ts';
@@ -21,7 +20,7 @@ export function AccountMenu() {
       </span>
       <button
         type="button"
-        style={headerButtonStyle}
+        className="ivory-header-button"
         data-testid={testIds.signOutButton}
         onClick={signOut}
         title={name ? `Sign out ${name}` : 'Sign out'}

@@ -1,6 +1,5 @@
 import CodeOutlined from '@ant-design/icons-svg/es/asn/CodeOutlined';
 import { Suspense, lazy, useState } from 'react';
-import { headerButtonStyle } from '../../app/header-styles.ts';
 import { testIds } from '../../test-ids.ts';
 import { Icon } from '../../ui/Icon/Icon.tsx';
 
@@ -16,7 +15,7 @@ export function ConnectTerminalButton() {
     <>
       <button
         type="button"
-        style={headerButtonStyle}
+        className="ivory-header-button"
         data-testid={testIds.connectButton}
         title="Connect a terminal"
         onClick={() => {
