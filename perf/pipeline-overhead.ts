@@ -58,7 +58,7 @@ let floorRuns = 0;
 
 /**
  * The floor of a job's shell side (ms for `count` datums): `slots` sandboxed slot shells, each
- * with one input file, handed every datum's `cp` at once in turn (as a job's workers take them),
+ * with an input folder (one file) per datum it runs, handed every datum's `cp` at once in turn (as a job's workers take them),
  * one running at a time; nothing is prepared or collected between them. Each shell has run
  * one command before the clock starts (a job's sandboxes start while it is planned).
  */
@@ -74,7 +74,12 @@ async function shellsFloor(slots: number): Promise<number> {
       const pfs = path.join(dir, `slot-${k}`, 'pfs');
       await mkdir(path.join(pfs, 'tiny'), { recursive: true });
       await mkdir(path.join(pfs, 'out'));
-      await writeFile(path.join(pfs, 'tiny', `f${k}.txt`), `line ${k}\n`);
+      // A folder per datum the slot runs (the ids of its residue mod `slots`): each datum writes
+      // a new file, as a job's datums do (a job moves each output away after its datum).
+      for (let id = k; id < count + slots; id += slots) {
+        await mkdir(path.join(pfs, 'tiny', `d${id}`));
+        await writeFile(path.join(pfs, 'tiny', `d${id}`, `f${id}.txt`), `line ${id}\n`);
+      }
       if (sandboxed && process.getuid?.() === 0)
         chownSync(path.join(pfs, 'out'), sandboxUid, sandboxUid);
       const argv = sandboxed
@@ -107,7 +112,7 @@ async function shellsFloor(slots: number): Promise<number> {
       for (const id of ids) {
         const spec = specs[id % slots]!;
         const request: RunFields = {
-          cmd: ['cp', '-r', `${spec.pfs}/tiny/.`, `${spec.pfs}/out/`],
+          cmd: ['cp', '-r', `${spec.pfs}/tiny/d${id}/.`, `${spec.pfs}/out/`],
           cwd: '/',
           env,
           extraEnv: { PACH_DATUM_ID: String(id).padStart(64, '0') },

@@ -21,6 +21,7 @@ function run(
   cmd: string[],
   limit = 1,
   env: Pick<RunFields, 'env' | 'extraEnv'> = { env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } },
+  stdin = '',
 ): { entry: ShellEntry; done: Promise<Ran> } {
   const lines: string[] = [];
   let resolve!: (ran: Ran) => void;
@@ -29,7 +30,7 @@ function run(
     cmd,
     cwd: dir,
     ...env,
-    stdin: '',
+    stdin,
     timeoutMs: 0,
     group: 'job',
     limit,
@@ -86,6 +87,34 @@ describe('SlotShells', () => {
     for (const extraEnv of extras)
       lines.push(...(await run('slot-0', printEnv, 1, { env: shared, extraEnv }).done).lines);
     expect(lines).toEqual(['j1 d1 unset', 'j1 none o2', 'j1 none unset']);
+  });
+
+  it('gives a process exactly its environment when its slot’s shared one changes', async () => {
+    const path = process.env.PATH ?? '/usr/bin:/bin';
+    const printEnv = ['sh', '-c', 'echo "${A:-unset} ${B:-unset} ${PWD_SEEN:-unset}"'];
+    const first = { PATH: path, A: 'a1', B: 'b1' };
+    // A name the shell uses itself (not exported into it), then a new shared object without B.
+    const own = { PATH: path, A: 'a2', CDPATH: '/nowhere', PWD_SEEN: 'x' };
+    const third = { PATH: path, A: 'a3' };
+    const lines: string[] = [];
+    for (const env of [first, first, own, third])
+      lines.push(...(await run('slot-0', printEnv, 1, { env }).done).lines);
+    expect(lines).toEqual(['a1 b1 unset', 'a1 b1 unset', 'a2 unset x', 'a3 unset unset']);
+    // A datum's own variable over a shared one, and not left behind for the next datum.
+    const over = await run('slot-0', printEnv, 1, { env: third, extraEnv: { B: 'mine' } }).done;
+    const after = await run('slot-0', printEnv, 1, { env: third }).done;
+    expect([...over.lines, ...after.lines]).toEqual(['a3 mine unset', 'a3 unset unset']);
+  });
+
+  it('gives the program its stdin, run simply or in a subshell', async () => {
+    const path = process.env.PATH ?? '/usr/bin:/bin';
+    const simple = await run('slot-0', ['cat'], 1, { env: { PATH: path } }, 'first\n').done;
+    // A variable that is no shell name: the program runs in a subshell, under `env -i`.
+    const env = { PATH: path, 'NOT-A-SHELL-NAME': 'v' };
+    const subshell = await run('slot-0', ['cat'], 1, { env }, 'x').done;
+    const printed = await run('slot-0', ['env'], 1, { env }).done;
+    expect([...simple.lines, ...subshell.lines]).toEqual(['first', 'x']);
+    expect(printed.lines.sort()).toEqual(['NOT-A-SHELL-NAME=v', `PATH=${path}`]);
   });
 
   it('reports a request killed while it waits for a token as killed, not run again', async () => {
