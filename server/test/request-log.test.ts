@@ -9,7 +9,10 @@ import { describe, expect, it } from 'vitest';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-async function logOf(format: string, paths: string[]): Promise<string[]> {
+/** A path fetched with GET, or a path and its request. */
+type Request = string | [string, RequestInit];
+
+async function logOf(format: string, paths: Request[]): Promise<string[]> {
   const dir = await mkdtemp(path.join(tmpdir(), 'ivory-log-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: repoRoot,
@@ -39,7 +42,10 @@ async function logOf(format: string, paths: string[]): Promise<string[]> {
       });
     });
     const before = output.length;
-    for (const p of paths) await (await fetch(url + p)).arrayBuffer();
+    for (const p of paths) {
+      const [at, init] = typeof p === 'string' ? [p, undefined] : p;
+      await (await fetch(url + at, init)).arrayBuffer();
+    }
     const deadline = Date.now() + 5000;
     const count = () => output.slice(before).split('\n').filter(Boolean).length;
     while (count() < paths.length && Date.now() < deadline)
@@ -60,6 +66,18 @@ describe('request log', () => {
     expect(typeof first.responseTime).toBe('number');
     expect(first.msg).toMatch(/^GET \/healthz 200 [\d.]+ms$/);
     expect(second).toMatchObject({ statusCode: 404 });
+  }, 60_000);
+
+  it('logs a 501 (a call this server does not offer, as auth with sign-in off) at info', async () => {
+    const call = (method: string): Request => [
+      `/api/auth_v2.API/${method}`,
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
+    ];
+    const lines = await logOf('json', [call('WhoAmI'), call('GetRoleBinding')]);
+    const entries = lines.map((line) => JSON.parse(line));
+    expect(entries.map((e) => e.statusCode)).toEqual([501, 501]);
+    // pino's levels: 30 info, 40 warn.
+    expect(entries.map((e) => e.level)).toEqual([30, 30]);
   }, 60_000);
 
   it('pretty: one readable line per request, no JSON', async () => {

@@ -26,7 +26,11 @@ export function loggerOptions(
   };
 }
 
-/** One line per request: method, URL, status and time, at info (warn for 5xx). */
+/**
+ * One line per request: method, URL, status and time, at info; at warn for a 5xx but 501, the
+ * answer to a call this server does not offer (auth calls with sign-in off, as pachd's "not
+ * activated"), which the console makes on every page and is no failure.
+ */
 export function registerRequestLog(app: FastifyInstance): void {
   app.addHook('onResponse', async (request, reply) => {
     const ms = Math.round(reply.elapsedTime * 10) / 10;
@@ -39,7 +43,7 @@ export function registerRequestLog(app: FastifyInstance): void {
       statusCode: status,
       responseTime: ms,
     };
-    if (status >= 500) request.log.warn(fields, line);
+    if (status >= 500 && status !== 501) request.log.warn(fields, line);
     else request.log.info(fields, line);
   });
 }
