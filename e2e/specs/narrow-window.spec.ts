@@ -1,5 +1,6 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator } from '@playwright/test';
 import { testIds } from '../../web/src/test-ids.ts';
+import { call } from '../support/data-api.ts';
 import { expectHeaderControlsApart } from '../support/header-layout.ts';
 
 // A phone-sized window (420 px): no screen scrolls sideways, the top bar's controls sit side by
@@ -59,6 +60,66 @@ for (const width of [600, 800, 1000]) {
     expect(scrollWidth).toBeLessThanOrEqual(width);
   });
 }
+
+/** Asserts that a box lies inside the window's width, from 0 to `NARROW.width`. */
+async function expectInsideWindow(locator: Locator, what: string) {
+  const box = (await locator.boundingBox())!;
+  expect(box.x, `${what} starts left of the window`).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width, `${what} ends right of the window`).toBeLessThanOrEqual(NARROW.width);
+}
+
+test('at 420 px an empty table shows its message and action inside the window, unscrolled', async ({
+  page,
+  baseURL,
+}) => {
+  const project = 'narrow-empty';
+  await call(baseURL!, 'pfs_v2.API/CreateProject', { project: { name: project }, update: true });
+
+  // The repos table scrolls sideways in its panel (its columns are wider than 420 px); the empty
+  // state spans only the part the panel shows.
+  await page.goto(`/project/${project}/repos`);
+  const empty = page.getByTestId(testIds.emptyState);
+  const title = empty.getByText('No repositories yet');
+  const create = empty.getByRole('button', { name: 'Create repo' });
+  await expect(title).toBeVisible();
+  const table = page.locator('.ant-table-content');
+  const { scrollLeft, scrollWidth, clientWidth } = await table.evaluate((element) => ({
+    scrollLeft: element.scrollLeft,
+    scrollWidth: element.scrollWidth,
+    clientWidth: element.clientWidth,
+  }));
+  expect(scrollLeft).toBe(0);
+  expect(
+    scrollWidth,
+    'the empty repos table is wider than its panel (else this checks nothing)',
+  ).toBeGreaterThan(clientWidth);
+  await expectInsideWindow(title, 'the empty state title');
+  await expectInsideWindow(create, 'its Create repo button');
+  // Centred in what the panel shows, not across the whole table.
+  const panel = (await table.boundingBox())!;
+  const button = (await create.boundingBox())!;
+  expect(Math.abs(button.x + button.width / 2 - (panel.x + panel.width / 2))).toBeLessThan(2);
+  await create.click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  // A plain emptyText too: the jobs table's "No jobs yet", centred in what its panel shows.
+  await page.goto(`/project/${project}/jobs`);
+  const cell = page.locator('.ant-table-placeholder > td');
+  await expect(cell).toHaveText('No jobs yet');
+  const jobsPanel = (await page.locator('.ant-table-content').boundingBox())!;
+  const text = await cell.evaluate((element) => {
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    const { left, right } = range.getBoundingClientRect();
+    return { left, right };
+  });
+  expect(text.left).toBeGreaterThanOrEqual(jobsPanel.x);
+  expect(text.right).toBeLessThanOrEqual(jobsPanel.x + jobsPanel.width);
+  expect(Math.abs((text.left + text.right) / 2 - (jobsPanel.x + jobsPanel.width / 2))).toBeLessThan(
+    2,
+  );
+});
 
 test('at 420 px the search icon opens the search, which finds and opens a pipeline', async ({
   page,

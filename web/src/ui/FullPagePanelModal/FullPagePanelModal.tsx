@@ -1,5 +1,12 @@
+import ArrowLeftOutlined from '@ant-design/icons-svg/es/asn/ArrowLeftOutlined';
+import ArrowsAltOutlined from '@ant-design/icons-svg/es/asn/ArrowsAltOutlined';
+import MenuFoldOutlined from '@ant-design/icons-svg/es/asn/MenuFoldOutlined';
+import MenuUnfoldOutlined from '@ant-design/icons-svg/es/asn/MenuUnfoldOutlined';
+import ShrinkOutlined from '@ant-design/icons-svg/es/asn/ShrinkOutlined';
+import { Button } from 'antd';
 import { useId, useState, type ReactNode } from 'react';
 import { FullPageModal } from '../FullPageModal/FullPageModal';
+import { Icon } from '../Icon/index.ts';
 import styles from './FullPagePanelModal.module.css';
 
 export type FullPagePanelModalProps = {
@@ -15,7 +22,8 @@ export type FullPagePanelModalProps = {
 
 /**
  * A full-page modal with optional side panels. The left panel can be closed, reopened and
- * expanded; the right panel carries an Exit button that closes the modal.
+ * expanded (icon buttons named for what they do, the name also their tooltip); the right panel
+ * carries an Exit button that closes the modal.
  */
 export function FullPagePanelModal({
   open,
@@ -30,6 +38,7 @@ export function FullPagePanelModal({
   const leftPanelId = useId();
   const [leftPanelOpen, setLeftPanelOpen] = useState(true);
   const [leftPanelExpanded, setLeftPanelExpanded] = useState(false);
+  const toggleLabel = leftPanelOpen ? 'Close side panel' : 'Open side panel';
 
   return (
     <FullPageModal open={open} onClose={onClose} title={title}>
@@ -37,22 +46,29 @@ export function FullPagePanelModal({
         {leftPanel !== undefined && (
           <div className={styles.leftColumn}>
             <div className={styles.panelControls}>
-              <button
-                type="button"
+              <Button
+                type="text"
+                size="small"
                 aria-expanded={leftPanelOpen}
                 aria-controls={leftPanelId}
+                aria-label={toggleLabel}
+                title={toggleLabel}
+                icon={<Icon icon={leftPanelOpen ? MenuFoldOutlined : MenuUnfoldOutlined} />}
                 onClick={() => setLeftPanelOpen((isOpen) => !isOpen)}
-              >
-                {leftPanelOpen ? 'Close side panel' : 'Open side panel'}
-              </button>
+              />
               {leftPanelOpen && (
-                <button
-                  type="button"
+                // One name with aria-pressed, as a toggle button keeps; the icon and the tooltip
+                // show which way it goes.
+                <Button
+                  type="text"
+                  size="small"
+                  className={styles.expandToggle}
                   aria-pressed={leftPanelExpanded}
+                  aria-label="Expand side panel"
+                  title={leftPanelExpanded ? 'Collapse side panel' : 'Expand side panel'}
+                  icon={<Icon icon={leftPanelExpanded ? ShrinkOutlined : ArrowsAltOutlined} />}
                   onClick={() => setLeftPanelExpanded((e) => !e)}
-                >
-                  Expand side panel
-                </button>
+                />
               )}
             </div>
             <aside
@@ -68,9 +84,11 @@ export function FullPagePanelModal({
         <div className={styles.main}>{children}</div>
         {rightPanel !== undefined && (
           <aside aria-label={rightPanelLabel} className={styles.rightPanel}>
-            <button type="button" className={styles.exit} onClick={onClose}>
-              Exit
-            </button>
+            <div className={styles.rightPanelControls}>
+              <Button size="small" icon={<Icon icon={ArrowLeftOutlined} />} onClick={onClose}>
+                Exit
+              </Button>
+            </div>
             {rightPanel}
           </aside>
         )}
