@@ -120,9 +120,13 @@ export function JobStateTag({ state }: { state: JobState | undefined | null }) {
   return <StateTag state={state} tone={jobTone(state)} testId={testIds.jobState} />;
 }
 
-/** "2.5s" / "1m 3s" from a protobuf duration string or a pair of timestamps. */
+/**
+ * "48ms" / "2.5s" / "1m 3s" from a protobuf duration string or a pair of timestamps (under a
+ * second in milliseconds: a fast datum's time is not "0s").
+ */
 export function formatDuration(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '-';
+  if (seconds > 0 && seconds < 0.9995) return `${Math.max(1, Math.round(seconds * 1000))}ms`;
   if (seconds < 60) return `${Math.round(seconds * 10) / 10}s`;
   const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return `${minutes}m ${Math.round(seconds % 60)}s`;
