@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { call, commitFiles, createRepo } from '../support/data-api.ts';
+import { call, commitFiles, createProjectIfMissing, createRepo } from '../support/data-api.ts';
 import { edaTestIds } from '../../web/src/features/eda/test-ids.ts';
 import { testIds } from '../../web/src/test-ids.ts';
 import { createPipelineViaApi } from './pipelines-support.ts';
@@ -23,13 +23,7 @@ test.setTimeout(120_000);
 
 test.beforeAll(async ({ baseURL }) => {
   const baseUrl = baseURL as string;
-  // Another spec (or a retried worker) may have created project eda already.
-  await call(baseUrl, 'pfs_v2.API/CreateProject', {
-    project: { name: 'eda' },
-    description: 'Chip-design benchmarking',
-  }).catch((error: Error) => {
-    if (!/already exists|"code":\s*6\b/i.test(error.message)) throw error;
-  });
+  await createProjectIfMissing(baseUrl, 'eda', 'Chip-design benchmarking');
   await createRepo(baseUrl, BOLT, 'RTL of the flow test', 'eda');
   await commitFiles(
     baseUrl,

@@ -41,6 +41,15 @@ export async function createRepo(
   });
 }
 
+/** Creates a project unless it exists (another spec, or a retried worker, may have made it). */
+export async function createProjectIfMissing(baseUrl: string, name: string, description = '') {
+  await call(baseUrl, 'pfs_v2.API/CreateProject', { project: { name }, description }).catch(
+    (error: Error) => {
+      if (!/already exists|"code":\s*6\b/i.test(error.message)) throw error;
+    },
+  );
+}
+
 /** ModifyFile with an NDJSON body of already-encoded message lines. */
 export async function modifyFileLines(baseUrl: string, lines: Iterable<string>): Promise<void> {
   const body = [...lines].join('\n') + '\n';

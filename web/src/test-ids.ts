@@ -84,6 +84,7 @@ export const testIds = {
   appHeader: 'app-header',
   colorModeToggle: 'color-mode-toggle',
   projectShell: 'project-shell',
+  edaShell: 'eda-shell',
   shellBreadcrumbs: 'shell-breadcrumbs',
   projectSwitcher: 'project-switcher',
   projectHealth: 'project-health',

@@ -1,5 +1,5 @@
 import type { Plugin, Rolldown } from 'vite';
-import { isProjectShellPath, screenRouteTable } from '../src/app/route-table.ts';
+import { screenRouteTable, shellOf } from '../src/app/route-table.ts';
 import { routePreloadScript } from './route-preload-script.ts';
 import { routePreloads } from './route-preloads.ts';
 
@@ -40,10 +40,11 @@ export function routePreloadPlugin(): Plugin {
             .filter((output): output is OutputChunk => output.type === 'chunk')
             .map((chunk) => [chunk.fileName, chunk]),
         );
-        // The project shell's layout loads beside the screen on the paths it frames.
-        const shellRoutes = screenRouteTable
-          .filter((route) => isProjectShellPath(route.path))
-          .map((route) => ({ path: route.path, screen: 'ProjectShell' }));
+        // A shell's layout loads beside the screen on the paths it frames.
+        const shellRoutes = screenRouteTable.flatMap((route) => {
+          const shell = shellOf(route.path);
+          return shell ? [{ path: route.path, screen: shell }] : [];
+        });
         const preloads = routePreloads([...screenRouteTable, ...shellRoutes], entry, chunks, base);
         return beforeFirstStylesheet(html, routePreloadScript(preloads));
       },

@@ -99,7 +99,7 @@ export const screenRouteTable: readonly ScreenRoute[] = [
   { path: '/lineage/:projectId/pipelines/:pipelineId/:tabId?', screen: 'LineageScreen' },
   ...repoRoutes('/lineage/:projectId/repos/:repoId'),
   ...logRoutes('/lineage/:projectId', 'LineageScreen', 'LineageScreen'),
-  // Benchmarking shell
+  // Benchmarking shell (with /, /flows and /bolt below)
   { path: '/flow/:name?', screen: 'FlowScreen' },
   { path: '/case/:name?', screen: 'CaseScreen' },
   { path: '/updatebolt/:name?', screen: 'UpdateBoltScreen' },
@@ -113,8 +113,30 @@ export const screenRouteTable: readonly ScreenRoute[] = [
 ];
 
 /**
- * Paths framed by the project shell (app/shell/ProjectShell.tsx, module `ProjectShell`): the
- * router nests them under the shell's layout route, and the build preloads the shell's code on them.
+ * The layouts that frame screens, named like screens (the module and the component it exports):
+ * `ProjectShell` (app/shell/ProjectShell.tsx) frames the project and lineage screens, `EdaShell`
+ * (features/eda/EdaShell.tsx) the benchmarking ones.
  */
-export const isProjectShellPath = (path: string): boolean =>
-  /^\/(project|lineage)\/:projectId/.test(path);
+export type ShellName = 'EdaShell' | 'ProjectShell';
+
+/** The benchmarking paths: the overview, bolts, flows, cases, the upload modal and setup. */
+const edaShellPaths = new Set([
+  '/',
+  '/flows',
+  '/bolt',
+  '/flow/:name?',
+  '/case/:name?',
+  '/updatebolt/:name?',
+  '/setup',
+]);
+
+/**
+ * The shell that frames a path pattern of the table, if any: the router nests the path under the
+ * shell's layout route, and the build preloads the shell's code on it.
+ */
+export const shellOf = (path: string): ShellName | undefined =>
+  /^\/(project|lineage)\/:projectId/.test(path)
+    ? 'ProjectShell'
+    : edaShellPaths.has(path)
+      ? 'EdaShell'
+      : undefined;

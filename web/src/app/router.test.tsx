@@ -4,7 +4,8 @@ import { renderApp } from '../test/render.tsx';
 
 const headingCases: Array<[string, string]> = [
   ['/case/x', 'Case'],
-  ['/case', 'Case'],
+  ['/case', 'Cases'],
+  ['/flow', 'Flows'],
   ['/flow/abc', 'Flow'],
   ['/setup', 'Setup'],
   ['/bolt', 'Bolts'],

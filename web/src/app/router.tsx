@@ -1,5 +1,12 @@
 import { Suspense, useEffect, type ComponentType } from 'react';
-import { Navigate, Outlet, useLocation, type LoaderFunction, type RouteObject } from 'react-router';
+import {
+  Navigate,
+  Outlet,
+  useLocation,
+  useMatches,
+  type LoaderFunction,
+  type RouteObject,
+} from 'react-router';
 import { checkTokenExpiry } from '../features/auth/session.ts';
 import { commitRouteLoader } from '../features/commits/commit-route-loader.ts';
 import { jobLogsRouteLoader } from '../features/logs/job-logs-route-loader.ts';
@@ -10,13 +17,21 @@ import { useTelemetryTracking } from '../features/telemetry/useTelemetryTracking
 import { AppHeader } from './AppHeader.tsx';
 import { PageLoader } from './PageLoader.tsx';
 import type { RouteLoaderDeps } from './route-loader-deps.ts';
-import { isProjectShellPath, screenRouteTable, type ScreenName } from './route-table.ts';
+import {
+  screenRouteTable,
+  shellOf,
+  type ScreenName,
+  type ScreenRoute,
+  type ShellName,
+} from './route-table.ts';
 
-/** A screen module's loader: the module exports the screen's component under the screen's name. */
-type ScreenLoaders = { [Name in ScreenName]: () => Promise<Record<Name, ComponentType>> };
+/** Module loaders: each module exports its component under the module's name. */
+type ModuleLoaders<Names extends string> = {
+  [Name in Names]: () => Promise<Record<Name, ComponentType>>;
+};
 
 /** Every screen's module, loaded on first use (a chunk of its own). */
-const screenModules: ScreenLoaders = {
+const screenModules: ModuleLoaders<ScreenName> = {
   BoltsScreen: () => import('../features/eda/BoltsScreen.tsx'),
   CaseScreen: () => import('../features/eda/CaseScreen.tsx'),
   ClusterScreen: () => import('../features/cluster/ClusterScreen.tsx'),
@@ -52,12 +67,41 @@ const screenLoaders: Partial<Record<ScreenName, (deps: RouteLoaderDeps) => Loade
   ReposScreen: reposRouteLoader,
 };
 
+/** Every shell's layout module, loaded beside the first screen it frames. */
+const shellModules: ModuleLoaders<ShellName> = {
+  EdaShell: () => import('../features/eda/EdaShell.tsx'),
+  ProjectShell: () => import('./shell/ProjectShell.tsx'),
+};
+
 /**
- * A screen's component, loaded by the router (route `lazy`) before it renders the route, in
- * parallel with the route's loader, so no Suspense fallback stands in between.
+ * A screen's or shell's component, loaded by the router (route `lazy`) before it renders the
+ * route, in parallel with the route's loader, so no Suspense fallback stands in between.
  */
-function loadScreen<Name extends ScreenName>(name: Name): () => Promise<ComponentType> {
-  return async () => (await screenModules[name]())[name];
+function loadComponent<Names extends string, Name extends Names>(
+  modules: ModuleLoaders<Names>,
+  name: Name,
+): () => Promise<ComponentType> {
+  return async () => (await modules[name]())[name];
+}
+
+/** What a shell's layout route carries in `handle`: RootLayout leaves the top bar to it. */
+interface ShellHandle {
+  shell: ShellName;
+}
+
+/**
+ * The route table cut into runs of consecutive routes framed by the same shell (or by none), so
+ * the routes keep the table's order.
+ */
+function shellRuns(table: readonly ScreenRoute[]) {
+  const runs: Array<{ shell: ShellName | undefined; entries: ScreenRoute[] }> = [];
+  for (const entry of table) {
+    const shell = shellOf(entry.path);
+    const last = runs.at(-1);
+    if (last && last.shell === shell) last.entries.push(entry);
+    else runs.push({ shell, entries: [entry] });
+  }
+  return runs;
 }
 
 /**
@@ -65,27 +109,33 @@ function loadScreen<Name extends ScreenName>(name: Name): () => Promise<Componen
  * Loaders start a screen's first requests with `deps` while its code loads.
  */
 export const screenRoutes = (deps: RouteLoaderDeps): RouteObject[] => {
-  const route = ({ path, screen }: (typeof screenRouteTable)[number]): RouteObject => ({
+  const route = ({ path, screen }: ScreenRoute): RouteObject => ({
     path,
-    lazy: { Component: loadScreen(screen) },
+    lazy: { Component: loadComponent(screenModules, screen) },
     loader: screenLoaders[screen]?.(deps),
   });
   return [
-    // The project shell (top bar, side navigation, breadcrumbs) frames every project and
-    // lineage screen; its code loads beside the screen's.
-    {
-      lazy: { Component: loadProjectShell },
-      // A screen's error shows inside the shell: the navigation stays, no dead end.
-      children: screenRouteTable
-        .filter(({ path }) => isProjectShellPath(path))
-        .map((entry) => ({ ...route(entry), errorElement: <RouteErrorBoundary /> })),
-    },
-    ...screenRouteTable.filter(({ path }) => !isProjectShellPath(path)).map(route),
+    // A shell (top bar, side navigation, breadcrumbs) frames the project and lineage screens, and
+    // the benchmarking ones; its code loads beside the screen's. Two runs of one shell render the
+    // same component in the same place, so moving between them keeps the shell's state.
+    ...shellRuns(screenRouteTable).flatMap(({ shell, entries }): RouteObject[] =>
+      shell
+        ? [
+            {
+              lazy: { Component: loadComponent(shellModules, shell) },
+              handle: { shell } satisfies ShellHandle,
+              // A screen's error shows inside the shell: the navigation stays, no dead end.
+              children: entries.map((entry) => ({
+                ...route(entry),
+                errorElement: <RouteErrorBoundary />,
+              })),
+            },
+          ]
+        : entries.map(route),
+    ),
     { path: '*', element: <Navigate to="/not-found" replace /> },
   ];
 };
-
-const loadProjectShell = async () => (await import('./shell/ProjectShell.tsx')).ProjectShell;
 
 function RootLayout() {
   const { pathname } = useLocation();
@@ -95,8 +145,8 @@ function RootLayout() {
   }, [pathname]);
   useTelemetryTracking();
   const signInReturn = pathname.startsWith('/oauth/callback');
-  // The project shell draws its own header, with the project's part of the bar.
-  const framed = /^\/(project|lineage)\/[^/]+/.test(pathname);
+  // A shell draws its own header (the project's with the project's part of the bar).
+  const framed = useMatches().some((match) => (match.handle as ShellHandle | undefined)?.shell);
   return (
     <UncaughtErrorGate>
       {signInReturn || framed ? null : <AppHeader />}

@@ -16,7 +16,7 @@ import { paths } from '../../features/pipelines/paths.ts';
 import { useProjects, usePipelinesSummary } from '../../features/projects/api.ts';
 import { useRepos } from '../../features/repos/api.ts';
 import { Select } from '../../ui/Select/index.ts';
-import styles from './ProjectShell.module.css';
+import styles from './ProjectBar.module.css';
 
 const e = encodeURIComponent;
 

@@ -6,13 +6,15 @@ export interface Crumb {
 }
 
 const e = encodeURIComponent;
-const d = (segment: string) => {
+/** A path segment decoded, or as it is when it is not valid percent-encoding. */
+export const decodeSegment = (segment: string) => {
   try {
     return decodeURIComponent(segment);
   } catch {
     return segment;
   }
 };
+const d = decodeSegment;
 const shortId = (id: string) => (/^[0-9a-f]{32}$/i.test(id) ? id.slice(0, 8) : id);
 
 /**
@@ -95,7 +97,7 @@ function addJob(crumbs: Crumb[], logsPath: string, job: string, datum: string | 
 }
 
 /** The last crumb is the screen itself: no link. */
-function finish(crumbs: Crumb[]): Crumb[] {
+export function finish(crumbs: Crumb[]): Crumb[] {
   const last = crumbs.at(-1);
   if (last && crumbs.length > 1) last.to = undefined;
   return crumbs;

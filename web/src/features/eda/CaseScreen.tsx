@@ -155,7 +155,7 @@ export function CaseScreen() {
   if (!name) {
     return (
       <main style={{ padding: 24 }}>
-        <Typography.Title level={2}>Case</Typography.Title>
+        <Typography.Title level={2}>Cases</Typography.Title>
         <CaseList cases={cases.data ?? []} loading={cases.isPending} />
         <div style={{ marginTop: 24 }}>
           <CreateCaseForm />

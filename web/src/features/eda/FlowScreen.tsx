@@ -34,7 +34,7 @@ export function FlowScreen() {
   if (!name) {
     return (
       <main style={{ padding: 24 }}>
-        <Typography.Title level={2}>Flow</Typography.Title>
+        <Typography.Title level={2}>Flows</Typography.Title>
         <List
           bordered
           loading={pipelines.isPending}

@@ -44,8 +44,8 @@ describe('shell route table', () => {
 
   it.each([
     ['/bolt', 'Bolts'],
-    ['/flow', 'Flow'],
-    ['/case', 'Case'],
+    ['/flow', 'Flows'],
+    ['/case', 'Cases'],
     ['/setup', 'Setup'],
     ['/', 'Benchmarking'],
     ['/flows', 'Benchmarking'],

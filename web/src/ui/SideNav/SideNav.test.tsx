@@ -44,6 +44,25 @@ describe('SideNav', () => {
     expect(screen.getByRole('link', { name: 'Projects' })).toHaveFocus();
   });
 
+  it('marks an item current on its aliases, and only the one item', () => {
+    stubViewportWidth(1400);
+    render(
+      <MemoryRouter initialEntries={['/home']}>
+        <SideNav
+          items={[
+            { to: '/', label: 'Overview', icon: 'O', end: true, aliases: ['/home'] },
+            ...ITEMS,
+          ]}
+        />
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByRole('link', { name: 'Overview' })).toHaveAttribute('href', '/');
+    for (const { label } of ITEMS) {
+      expect(screen.getByRole('link', { name: label })).not.toHaveAttribute('aria-current');
+    }
+  });
+
   it('collapses and expands with the Collapse toggle on wide screens', async () => {
     stubViewportWidth(1400);
     const user = userEvent.setup();

@@ -1,7 +1,7 @@
 import MenuFoldOutlined from '@ant-design/icons-svg/es/asn/MenuFoldOutlined';
 import MenuUnfoldOutlined from '@ant-design/icons-svg/es/asn/MenuUnfoldOutlined';
 import { useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react';
-import { NavLink } from 'react-router';
+import { Link, NavLink, useLocation } from 'react-router';
 import { Tooltip } from 'antd';
 import { Icon } from '../Icon/Icon.tsx';
 import styles from './SideNav.module.css';
@@ -15,6 +15,8 @@ export type SideNavItem = {
   icon: ReactNode;
   /** Only active on an exact path match. */
   end?: boolean;
+  /** Other paths (matched exactly) that show the same screen: the item is current on them too. */
+  aliases?: string[];
 };
 
 export type SideNavProps = {
@@ -65,6 +67,7 @@ export function SideNav({
   'aria-label': ariaLabel = 'Main',
 }: SideNavProps) {
   const narrow = useViewportNarrowerThan(breakpoint);
+  const { pathname } = useLocation();
   const [collapsedByUser, setCollapsedByUser] = useState(false);
   const [openedOnNarrow, setOpenedOnNarrow] = useState(false);
   const minimised = narrow ? !openedOnNarrow : collapsedByUser;
@@ -84,16 +87,25 @@ export function SideNav({
     >
       <ul className={styles.items} onKeyDown={moveFocusBetweenLinks}>
         {items.map((item) => {
-          const link = (
+          const content = (
+            <>
+              <span className={styles.icon} aria-hidden="true">
+                {item.icon}
+              </span>
+              <span className={minimised ? styles.visuallyHidden : styles.label}>{item.label}</span>
+            </>
+          );
+          const link = item.aliases?.includes(pathname) ? (
+            <Link to={item.to} className={`${styles.link} ${styles.active}`} aria-current="page">
+              {content}
+            </Link>
+          ) : (
             <NavLink
               to={item.to}
               end={item.end}
               className={({ isActive }) => `${styles.link} ${isActive ? styles.active : ''}`}
             >
-              <span className={styles.icon} aria-hidden="true">
-                {item.icon}
-              </span>
-              <span className={minimised ? styles.visuallyHidden : styles.label}>{item.label}</span>
+              {content}
             </NavLink>
           );
           return (
