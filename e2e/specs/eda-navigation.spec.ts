@@ -93,6 +93,13 @@ test('on a 420 px window the navigation opens in a drawer from the top bar', asy
   await page.setViewportSize({ width: 420, height: 800 });
   await page.goto(`/case/${CASE}`);
   await expect(heading(page, CASE, 3)).toBeVisible();
+  // The case's configuration reads one pair per row: two pairs side by side would wrap its
+  // values letter by letter.
+  const configuration = page.locator('.ant-descriptions').filter({ hasText: 'Configuration' });
+  const rows = configuration.locator('tr');
+  await expect(rows.first()).toBeVisible();
+  for (const row of await rows.all()) await expect(row.locator('th')).toHaveCount(1);
+  await expect(configuration.locator('td').filter({ hasText: BOLT })).toBeVisible();
   // The navigation is not in the page: it takes no width from the case.
   await expect(sideNav(page)).toHaveCount(0);
   const open = page.getByTestId(testIds.appHeader).getByRole('button', { name: 'Open navigation' });

@@ -183,7 +183,14 @@ export function CaseScreen() {
       </Link>
       {item && (
         <>
-          <Descriptions bordered size="small" column={2} title="Configuration">
+          <Descriptions
+            bordered
+            size="small"
+            // One column on phone-sized windows: pairs side by side would wrap letter by letter.
+            column={{ xs: 1, sm: 2, md: 2, lg: 2, xl: 2, xxl: 2 }}
+            title="Configuration"
+            style={{ marginTop: 16 }}
+          >
             {CASE_CONFIG_LABELS.map((key) => (
               <Descriptions.Item key={key} label={key}>
                 {key === LABELS.flow
