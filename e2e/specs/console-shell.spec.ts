@@ -199,3 +199,28 @@ test('lineage edges end in arrowheads, nodes show state icons, and a minimap is 
   ).toBeVisible();
   await expect(page.getByRole('img', { name: 'Lineage minimap' })).toBeVisible();
 });
+
+test('a framed screen sits in the shell’s one main landmark; the lineage graph fills the window', async ({
+  page,
+}) => {
+  for (const path of ['/project/default/repos', '/project/default/secrets', '/bolt', '/setup']) {
+    await page.goto(path);
+    const heading = page.getByRole('main').getByRole('heading', { level: 2 }).first();
+    await expect(heading).toBeVisible();
+    await expect(page.getByRole('main')).toHaveCount(1);
+    // The screen adds no padding of its own under the shell's breadcrumbs.
+    const under = (await crumbs(page).boundingBox())!;
+    const top = (await heading.boundingBox())!;
+    expect(top.y - (under.y + under.height), `${path}: gap under the breadcrumbs`).toBeLessThan(36);
+  }
+
+  await page.goto('/lineage/default');
+  await expect(page.getByTestId(testIds.lineageNode).first()).toBeVisible();
+  const { scroll, innerHeight } = await page.evaluate(() => ({
+    scroll: document.scrollingElement!.scrollHeight - window.innerHeight,
+    innerHeight: window.innerHeight,
+  }));
+  expect(scroll, 'the lineage scrolls the page').toBeLessThanOrEqual(0);
+  const graph = (await page.getByTestId(testIds.lineageGraph).boundingBox())!;
+  expect(innerHeight - (graph.y + graph.height), 'space under the graph').toBeLessThan(24);
+});

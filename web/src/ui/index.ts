@@ -9,3 +9,4 @@ export * from './Toast';
 export * from './StatusBanner';
 export * from './CopyCommand';
 export * from './EmptyState';
+export * from './Screen';

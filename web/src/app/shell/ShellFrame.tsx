@@ -1,6 +1,7 @@
 import { Grid } from 'antd';
 import { Suspense, type ReactNode } from 'react';
 import { Outlet } from 'react-router';
+import { ScreenFrameContext } from '../../ui/Screen/index.ts';
 import { SideNav, type SideNavItem } from '../../ui/SideNav/index.ts';
 import { AppHeader } from '../AppHeader.tsx';
 import { PageLoader } from '../PageLoader.tsx';
@@ -27,7 +28,8 @@ export interface ShellFrameProps {
  * The frame of a shell's screens (the project console's, the benchmarking one's): the top bar, the
  * side navigation between the shell's screens, breadcrumbs back up, and the screen. On phone-sized
  * windows (under antd's sm breakpoint, 576 px) the navigation moves into a drawer opened from the
- * bar; below SHELL_NAV_BREAKPOINT_PX it starts minimised.
+ * bar; below SHELL_NAV_BREAKPOINT_PX it starts minimised. The frame is the page's <main> and pads
+ * it: screens inside (Screen) add neither.
  */
 export function ShellFrame({ navItems, navLabel, crumbs, bar, testId }: ShellFrameProps) {
   const phone = Grid.useBreakpoint().sm === false;
@@ -44,9 +46,11 @@ export function ShellFrame({ navItems, navLabel, crumbs, bar, testId }: ShellFra
         )}
         <main className={styles.main}>
           <Breadcrumbs crumbs={crumbs} />
-          <Suspense fallback={<PageLoader />}>
-            <Outlet />
-          </Suspense>
+          <ScreenFrameContext value={true}>
+            <Suspense fallback={<PageLoader />}>
+              <Outlet />
+            </Suspense>
+          </ScreenFrameContext>
         </main>
       </div>
     </div>

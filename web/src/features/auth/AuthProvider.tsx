@@ -9,6 +9,7 @@ import { AuthContext, type AuthState } from './auth-context.ts';
 import { hasStoredToken, saveToken, signOut, storeEmptyToken, storedToken } from './session.ts';
 import { CALLBACK_PATH, SignInController, takeSignInError } from './sign-in.ts';
 import { jwtDecode } from 'jwt-decode';
+import { Screen } from '../../ui/Screen/index.ts';
 
 // Only needed when authentication is on and nobody is signed in: not in the entry chunk.
 const LoginScreen = lazy(async () => ({
@@ -104,13 +105,13 @@ export function AuthProvider({
     content = children;
   } else if (config.isError) {
     content = (
-      <main role="alert" style={{ padding: 24, textAlign: 'center' }}>
+      <Screen role="alert" style={{ textAlign: 'center' }}>
         <h2>Unable to load the sign-in configuration</h2>
         <p>{config.error.message}</p>
         <button type="button" onClick={() => void config.refetch()}>
           Try again
         </button>
-      </main>
+      </Screen>
     );
   } else if (!config.data) {
     content = <PageLoader />;

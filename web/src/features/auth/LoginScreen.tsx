@@ -1,5 +1,6 @@
 import { Alert, Button, Space, Typography } from 'antd';
 import { testIds } from '../../test-ids.ts';
+import { Screen } from '../../ui/Screen/index.ts';
 
 /** Shown when authentication is on and nobody is signed in. Popup by default, inline on demand. */
 export function LoginScreen({
@@ -10,9 +11,9 @@ export function LoginScreen({
   onSignIn: (inline: boolean) => void;
 }) {
   return (
-    <main
+    <Screen
       data-testid={testIds.loginScreen}
-      style={{ display: 'grid', placeItems: 'center', minHeight: '80vh', padding: 24 }}
+      style={{ display: 'grid', placeItems: 'center', minHeight: '80vh' }}
     >
       <section style={{ width: 380, padding: 24, border: '1px solid #eee', borderRadius: 8 }}>
         <Space direction="vertical" size="middle" style={{ width: '100%' }}>
@@ -43,6 +44,6 @@ export function LoginScreen({
           </Button>
         </Space>
       </section>
-    </main>
+    </Screen>
   );
 }

@@ -4,6 +4,7 @@ import { testIds } from '../../test-ids.ts';
 import { authApi } from './auth-api.ts';
 import { saveToken } from './session.ts';
 import { handleOAuthCallback } from './sign-in.ts';
+import { Screen } from '../../ui/Screen/index.ts';
 
 /** /oauth/callback/: hands the provider's answer to the page that started the sign-in. */
 export function OAuthCallbackScreen() {
@@ -25,9 +26,9 @@ export function OAuthCallbackScreen() {
   }, []);
 
   return (
-    <main style={{ padding: 24 }} data-testid={testIds.oauthCallback}>
+    <Screen data-testid={testIds.oauthCallback}>
       <Typography.Title level={2}>Signing In</Typography.Title>
       {error ? <Alert type="error" showIcon message={error} /> : null}
-    </main>
+    </Screen>
   );
 }

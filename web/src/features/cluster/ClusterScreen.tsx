@@ -6,6 +6,7 @@ import { testIds } from '../../test-ids.ts';
 import { useClusterInfo } from './api.ts';
 import { formatVersion } from './fsck-report.ts';
 import { FsckReport } from './FsckReport.tsx';
+import { Screen } from '../../ui/Screen/index.ts';
 
 /** `/cluster`: the cluster's id and version, and the storage check. */
 export function ClusterScreen() {
@@ -19,7 +20,7 @@ export function ClusterScreen() {
   const show = (query: { isPending: boolean; error: Error | null }, value?: string) =>
     query.error ? query.error.message : query.isPending ? '…' : value || '-';
   return (
-    <main style={{ padding: 24 }}>
+    <Screen>
       <Typography.Title level={3} style={{ marginTop: 0 }}>
         Cluster
       </Typography.Title>
@@ -42,6 +43,6 @@ export function ClusterScreen() {
         ]}
       />
       <FsckReport />
-    </main>
+    </Screen>
   );
 }

@@ -19,6 +19,7 @@ import { CommitDetails } from './CommitDetails.tsx';
 import { CommitList } from './CommitList.tsx';
 import styles from './CommitScreen.module.css';
 import { CreateBranchModal } from './CreateBranchModal.tsx';
+import { Screen } from '../../ui/Screen/index.ts';
 
 /** The path of the repo this commit route is under (`/project/p/repos/r` or `/lineage/p/repos/r`). */
 function repoBasePath(pathname: string): string {
@@ -58,7 +59,7 @@ export function CommitScreen() {
   const compareId = search.get('compare') ?? '';
 
   return (
-    <main style={{ padding: 24 }}>
+    <Screen>
       <Flex align="baseline" gap={16}>
         <Typography.Title level={3} style={{ marginTop: 0 }}>
           {repoId}
@@ -157,6 +158,6 @@ export function CommitScreen() {
         repo={repoId}
         commitId={commitId}
       />
-    </main>
+    </Screen>
   );
 }

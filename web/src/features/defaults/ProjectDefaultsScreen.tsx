@@ -10,6 +10,7 @@ import { ProblemList } from '../pipeline-editor/ProblemList.tsx';
 import { useDryRun } from '../pipeline-editor/useDryRun.ts';
 import { prettyJson } from '../pipelines/pretty-json.ts';
 import { useDefaults, useSaveDefaults, type DefaultsScope } from './api.ts';
+import { Screen } from '../../ui/Screen/index.ts';
 
 const SpecEditor = lazy(() => import('../pipeline-editor/SpecEditor.tsx'));
 
@@ -68,7 +69,7 @@ export function ProjectDefaultsScreen() {
   );
 
   return (
-    <main style={{ padding: 24 }}>
+    <Screen>
       <Typography.Title level={2}>
         {scope === 'cluster' ? 'Cluster Defaults' : 'Project Defaults'}
       </Typography.Title>
@@ -180,6 +181,6 @@ export function ProjectDefaultsScreen() {
           );
         }}
       />
-    </main>
+    </Screen>
   );
 }

@@ -10,6 +10,7 @@ import { formatTimestamp } from '../../format/time.ts';
 import { testIds } from '../../test-ids.ts';
 import { EDA_PROJECT, edaKeys, useBolts, type Bolt } from './api.ts';
 import { boltErrorMessage } from './bolt-errors.ts';
+import { Screen } from '../../ui/Screen/index.ts';
 
 const columns: ColumnsType<Bolt> = [
   {
@@ -121,12 +122,12 @@ export function BoltsScreen() {
   const bolts = useBolts();
   if (bolts.error) throw bolts.error;
   return (
-    <main style={{ padding: 24 }}>
+    <Screen>
       <Space style={{ justifyContent: 'space-between', width: '100%' }}>
         <Typography.Title level={2}>Bolts</Typography.Title>
       </Space>
       <CreateBoltForm />
       <BoltsTable bolts={bolts.data ?? []} loading={bolts.isPending} />
-    </main>
+    </Screen>
   );
 }

@@ -35,6 +35,7 @@ import {
 } from './api.ts';
 import { CASE_CONFIG_LABELS, LABELS, splitList } from './labels.ts';
 import { edaTestIds } from './test-ids.ts';
+import { Screen } from '../../ui/Screen/index.ts';
 
 type CaseForm = { name: string; bolt: string } & Partial<Record<string, string>>;
 
@@ -154,13 +155,13 @@ export function CaseScreen() {
 
   if (!name) {
     return (
-      <main style={{ padding: 24 }}>
+      <Screen>
         <Typography.Title level={2}>Cases</Typography.Title>
         <CaseList cases={cases.data ?? []} loading={cases.isPending} />
         <div style={{ marginTop: 24 }}>
           <CreateCaseForm />
         </div>
-      </main>
+      </Screen>
     );
   }
 
@@ -175,7 +176,7 @@ export function CaseScreen() {
   const runs = (jobs.data?.items ?? []).filter((job) => pipelinesOfCase.has(job.job.pipeline.name));
 
   return (
-    <main style={{ padding: 24 }}>
+    <Screen>
       <Typography.Title level={2}>Case</Typography.Title>
       <Typography.Title level={3}>{name}</Typography.Title>
       <Link to={`/project/${EDA_PROJECT}/trials?case=${encodeURIComponent(name)}`}>
@@ -270,6 +271,6 @@ export function CaseScreen() {
           )}
         />
       )}
-    </main>
+    </Screen>
   );
 }

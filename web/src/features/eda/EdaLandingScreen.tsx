@@ -5,6 +5,7 @@ import { testIds } from '../../test-ids.ts';
 import { LandingScreen as ProjectsList } from '../projects/LandingScreen.tsx';
 import { flowsOf, useBolts, useCases, usePipelines } from './api.ts';
 import { BoltsTable } from './BoltsScreen.tsx';
+import { Screen } from '../../ui/Screen/index.ts';
 
 const matches = (query: string, ...values: Array<string | undefined>) =>
   query === '' || values.some((value) => value?.toLowerCase().includes(query));
@@ -32,8 +33,8 @@ export function EdaLandingScreen() {
   );
 
   return (
-    <div>
-      <section data-testid={testIds.edaLanding} style={{ padding: '24px 24px 0' }}>
+    <Screen>
+      <section data-testid={testIds.edaLanding}>
         <Typography.Title level={2}>Benchmarking</Typography.Title>
         <Input.Search
           data-testid={testIds.edaSearch}
@@ -120,6 +121,6 @@ export function EdaLandingScreen() {
         </Row>
       </section>
       <ProjectsList />
-    </div>
+    </Screen>
   );
 }

@@ -10,6 +10,7 @@ import { EDA_PROJECT, flowsOf, useJobs, usePipelines } from './api.ts';
 import { FlowGraph } from './FlowGraph.tsx';
 import { flowRuns, type FlowRun } from './flow-runs.ts';
 import { edaTestIds } from './test-ids.ts';
+import { Screen } from '../../ui/Screen/index.ts';
 
 const antdTone: Record<StateTone, string> = {
   success: 'success',
@@ -33,7 +34,7 @@ export function FlowScreen() {
 
   if (!name) {
     return (
-      <main style={{ padding: 24 }}>
+      <Screen>
         <Typography.Title level={2}>Flows</Typography.Title>
         <List
           bordered
@@ -47,7 +48,7 @@ export function FlowScreen() {
             </List.Item>
           )}
         />
-      </main>
+      </Screen>
     );
   }
 
@@ -58,7 +59,7 @@ export function FlowScreen() {
   );
   const runs = flow ? flowRuns(flow, jobs.data?.items ?? []) : [];
   return (
-    <main style={{ padding: 24 }}>
+    <Screen>
       <Typography.Title level={2}>Flow</Typography.Title>
       <Typography.Title level={3}>{name}</Typography.Title>
       <Link to={`/project/${EDA_PROJECT}/trials?flow=${encodeURIComponent(name)}`}>
@@ -151,6 +152,6 @@ export function FlowScreen() {
           { title: 'Created', render: (_v, run) => formatTimestamp(run.created) },
         ]}
       />
-    </main>
+    </Screen>
   );
 }

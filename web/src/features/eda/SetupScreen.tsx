@@ -9,6 +9,7 @@ import { EDA_PROJECT, edaKeys, useEdaProject } from './api.ts';
 import { EdaToolsCard } from './EdaToolsCard.tsx';
 import { LABELS, SETUP_LIST_LABELS, splitList } from './labels.ts';
 import { PLUGIN_DESCRIPTION_PATH } from './upload/UploadFilesModal.tsx';
+import { Screen } from '../../ui/Screen/index.ts';
 
 /** Terminal commands for working with project eda from the terminal client. */
 export function setupCommands(origin: string): string[] {
@@ -76,7 +77,7 @@ export function SetupScreen() {
   const v = version.data;
   return (
     // minmax(0, 1fr): the cards keep the window's width; long commands scroll inside their line.
-    <main style={{ padding: 24, display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 16 }}>
+    <Screen style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 16 }}>
       <Typography.Title level={2}>Setup</Typography.Title>
       <Card title="Cluster">
         <Descriptions column={1} size="small">
@@ -124,6 +125,6 @@ export function SetupScreen() {
         <LabelLists metadata={project.data?.metadata ?? {}} />
       </Card>
       <EdaToolsCard />
-    </main>
+    </Screen>
   );
 }

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { testIds } from '../../test-ids.ts';
 import { ERROR_DOCUMENT_TITLE, HOME_PATH, type ErrorView } from './error-types.ts';
+import { Screen } from '../../ui/Screen/index.ts';
 
 /** The full-page error: message, optional details, source and stack, and Go Back Home. */
 export function ErrorScreen({ type, message, details, source, stack }: ErrorView) {
@@ -12,7 +13,7 @@ export function ErrorScreen({ type, message, details, source, stack }: ErrorView
   }, []);
 
   return (
-    <main data-testid={testIds.errorScreen} data-error-type={type}>
+    <Screen data-testid={testIds.errorScreen} data-error-type={type}>
       <Result
         status={type === 'NOT_FOUND' || type === 'RESOURCE_NOT_FOUND' ? '404' : 'error'}
         title={message}
@@ -38,6 +39,6 @@ export function ErrorScreen({ type, message, details, source, stack }: ErrorView
           </Typography.Paragraph>
         ) : null}
       </Result>
-    </main>
+    </Screen>
   );
 }

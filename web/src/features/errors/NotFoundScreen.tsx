@@ -1,12 +1,13 @@
 import { Button, Result } from 'antd';
 import { useNavigate } from 'react-router';
 import { testIds } from '../../test-ids.ts';
+import { Screen } from '../../ui/Screen/index.ts';
 
 /** The shell's unknown-route page. */
 export function NotFoundScreen() {
   const navigate = useNavigate();
   return (
-    <main data-testid={testIds.notFound}>
+    <Screen data-testid={testIds.notFound}>
       <Result
         status="404"
         title="404: Page Not Found"
@@ -16,6 +17,6 @@ export function NotFoundScreen() {
           </Button>
         }
       />
-    </main>
+    </Screen>
   );
 }

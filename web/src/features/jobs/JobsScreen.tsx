@@ -9,6 +9,7 @@ import { paths } from '../pipelines/paths.ts';
 import { elapsedSeconds, formatDuration, JobStateTag } from '../pipelines/states.tsx';
 import { JOB_PAGE_SIZE, useJobPage } from './api.ts';
 import { JobDetail } from './JobDetail.tsx';
+import { Screen } from '../../ui/Screen/index.ts';
 
 const jobKey = (job: JobInfo) => `${job.job.pipeline?.name}/${job.job.id}`;
 
@@ -109,12 +110,12 @@ export function JobsTable({ project }: { project: string }) {
 export function JobsScreen() {
   const projectId = useParams().projectId ?? '';
   return (
-    <main style={{ padding: 24 }}>
+    <Screen>
       <Typography.Title level={2}>Jobs</Typography.Title>
       <Typography.Paragraph>
         <Link to={paths.subJobs(projectId)}>By global ID (sub-jobs)</Link>
       </Typography.Paragraph>
       <JobsTable project={projectId} />
-    </main>
+    </Screen>
   );
 }

@@ -9,6 +9,7 @@ import { jobTone, StateTag } from '../pipelines/states.tsx';
 import { useJobSets } from './api.ts';
 import { JobDetail } from './JobDetail.tsx';
 import { jobColumns } from './JobsScreen.tsx';
+import { Screen } from '../../ui/Screen/index.ts';
 
 /** A job set's overall state: failed if any job failed, running while any runs. */
 export function jobSetState(jobs: readonly JobInfo[]) {
@@ -74,7 +75,7 @@ export function SubJobsScreen() {
     return undefined;
   }, [sets.data, selected]);
   return (
-    <main style={{ padding: 24 }}>
+    <Screen>
       <Typography.Title level={2}>Sub-jobs</Typography.Title>
       {sets.error ? <Alert type="error" message={sets.error.message} /> : null}
       {sets.isPending && !sets.error ? <Spin /> : null}
@@ -94,6 +95,6 @@ export function SubJobsScreen() {
           <JobDetail info={selectedJob} />
         </Drawer>
       ) : null}
-    </main>
+    </Screen>
   );
 }

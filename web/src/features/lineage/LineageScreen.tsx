@@ -24,6 +24,7 @@ import { LineageRepoPanel } from './LineageRepoPanel.tsx';
 import { connectedCount, layoutLineage, prewarmLayoutWorker } from './layout.ts';
 import styles from './LineageScreen.module.css';
 import type { LayoutDirection } from './layout-key.ts';
+import { Screen } from '../../ui/Screen/index.ts';
 
 // Fetched as soon as this screen's module loads, in parallel with the graph's data and layout.
 let graphModule: Promise<typeof import('./LineageGraph.tsx')> | null = null;
@@ -211,15 +212,7 @@ export function LineageScreen() {
   const error = pipelines.error ?? repos.error;
 
   return (
-    <main
-      style={{
-        padding: '16px 24px',
-        display: 'flex',
-        flexDirection: 'column',
-        height: 'calc(100vh - 64px)',
-        boxSizing: 'border-box',
-      }}
-    >
+    <Screen fill style={{ display: 'flex', flexDirection: 'column' }}>
       <Flex justify="space-between" align="center">
         <Typography.Title level={2} style={{ margin: 0 }}>
           Lineage
@@ -377,6 +370,6 @@ export function LineageScreen() {
           />
         </Suspense>
       ) : null}
-    </main>
+    </Screen>
   );
 }

@@ -4,6 +4,7 @@ import { JobDetail } from '../jobs/JobDetail.tsx';
 import { paths, type ViewBase } from '../pipelines/paths.ts';
 import { JobDatums, JobLogsPane, JobStatusBanner, RestartDatumsConfirm } from './JobLogsParts.tsx';
 import { jobLogsBase, useJobLogs } from './useJobLogs.ts';
+import { Screen } from '../../ui/Screen/index.ts';
 
 export { jobLogsBase } from './useJobLogs.ts';
 
@@ -29,7 +30,7 @@ export function JobLogsScreen() {
   const logsBase = jobLogsBase(pathname);
 
   return (
-    <main style={{ padding: 24 }}>
+    <Screen>
       <Typography.Title level={2}>Job Logs</Typography.Title>
       <Typography.Paragraph>
         <Link
@@ -74,6 +75,6 @@ export function JobLogsScreen() {
           )
         }
       />
-    </main>
+    </Screen>
   );
 }

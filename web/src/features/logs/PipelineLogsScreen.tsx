@@ -3,6 +3,7 @@ import { Link, useLocation, useParams } from 'react-router';
 import { paths } from '../pipelines/paths.ts';
 import { LogViewer } from './LogViewer.tsx';
 import { useLogStream } from './useLogStream.ts';
+import { Screen } from '../../ui/Screen/index.ts';
 
 /** Every log line of a pipeline (all its jobs), followed live. */
 export function PipelineLogsScreen() {
@@ -12,7 +13,7 @@ export function PipelineLogsScreen() {
   const lineage = useLocation().pathname.startsWith('/lineage/');
   const logs = useLogStream({ project, pipeline, follow: true });
   return (
-    <main style={{ padding: 24 }}>
+    <Screen>
       <Typography.Title level={2}>Pipeline Logs</Typography.Title>
       <Typography.Paragraph>
         <Link to={lineage ? paths.lineagePipeline(project, pipeline) : paths.pipelines(project)}>
@@ -28,6 +29,6 @@ export function PipelineLogsScreen() {
         fileName={`${pipeline}.log`}
         height="calc(100vh - 260px)"
       />
-    </main>
+    </Screen>
   );
 }

@@ -13,6 +13,7 @@ import { PIPELINE_PAGE_SIZE, pipelineType, usePipelinePage, usePipelines } from 
 import { isPipelinesTab, paths, PIPELINES_TABS } from './paths.ts';
 import { PipelinePanel } from './PipelinePanel.tsx';
 import { JobStateTag, PipelineStateTag } from './states.tsx';
+import { Screen } from '../../ui/Screen/index.ts';
 
 const createdAt = (info: PipelineInfo) => Date.parse(info.details?.createdAt ?? '') || 0;
 
@@ -28,7 +29,7 @@ export function PipelinesScreen() {
   if (!isPipelinesTab(tab)) return <Navigate to={paths.pipelines(projectId)} replace />;
 
   return (
-    <main style={{ padding: 24 }}>
+    <Screen>
       <Flex justify="space-between" align="center">
         <Typography.Title level={2}>Pipelines</Typography.Title>
         <Button
@@ -53,7 +54,7 @@ export function PipelinesScreen() {
           <PipelinesTable project={projectId} />
         )}
       </Tabs>
-    </main>
+    </Screen>
   );
 }
 

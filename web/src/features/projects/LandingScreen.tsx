@@ -23,7 +23,10 @@ interface ProjectRow {
   sizeBytes: number;
 }
 
-/** The home screen: every project with its repo and pipeline counts and size; create, edit, delete. */
+/**
+ * The projects list on the home screen (under the benchmarking overview): every project with its
+ * repo and pipeline counts and size; create, edit, delete.
+ */
 export function LandingScreen() {
   const toast = useToast();
   const projects = useProjects();
@@ -118,7 +121,7 @@ export function LandingScreen() {
   ];
 
   return (
-    <main style={{ padding: 24 }}>
+    <section style={{ marginTop: 24 }}>
       <Flex justify="space-between" align="center">
         <Typography.Title level={2}>Projects</Typography.Title>
         <Button
@@ -154,6 +157,6 @@ export function LandingScreen() {
           });
         }}
       />
-    </main>
+    </section>
   );
 }

@@ -6,6 +6,7 @@ import { PageLoader } from '../../app/PageLoader.tsx';
 import { useBranches } from './api.ts';
 import { defaultBranch } from './default-branch.ts';
 import { useProjectParams } from './route-params.ts';
+import { Screen } from '../../ui/Screen/index.ts';
 
 /** `…/repos/:repoId/latest`: goes to the head commit of master (or the first branch). */
 export function LatestCommitRedirect() {
@@ -18,7 +19,7 @@ export function LatestCommitRedirect() {
   const head = defaultBranch(branches.data)?.head;
   if (!head)
     return (
-      <main style={{ padding: 24 }}>
+      <Screen>
         <EmptyState
           data-testid={testIds.emptyState}
           title={`Repo ${repoId} has no commits yet`}
@@ -29,7 +30,7 @@ export function LatestCommitRedirect() {
             </Button>
           }
         />
-      </main>
+      </Screen>
     );
   return <Navigate to={`../commit/${encodeURIComponent(head.id)}`} relative="path" replace />;
 }

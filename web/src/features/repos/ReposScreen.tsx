@@ -26,6 +26,7 @@ import { projectResource } from '../roles/api.ts';
 import { missingPermissionReason } from '../roles/permission-reasons.ts';
 import { PermissionGate } from '../roles/PermissionGate.tsx';
 import { ProjectRolesButton } from '../roles/ProjectRolesButton.tsx';
+import { Screen } from '../../ui/Screen/index.ts';
 
 export function repoSizeBytes(info: RepoInfo): number {
   return Number(info.details?.sizeBytes ?? info.sizeBytesUpperBound ?? 0);
@@ -195,7 +196,7 @@ export function ReposScreen() {
   ];
 
   return (
-    <main style={{ padding: 24 }}>
+    <Screen>
       <Flex justify="space-between" align="center" wrap gap={8}>
         <div>
           <Typography.Title level={2} style={{ marginBottom: 0 }}>
@@ -315,6 +316,6 @@ export function ReposScreen() {
           });
         }}
       />
-    </main>
+    </Screen>
   );
 }

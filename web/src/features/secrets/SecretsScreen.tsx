@@ -10,6 +10,7 @@ import { ConfirmModal } from '../../ui/Modal/index.ts';
 import { useToast } from '../../ui/Toast/index.ts';
 import { useCreateSecret, useDeleteSecret, useSecrets } from './api.ts';
 import { secretFormError, type SecretPair } from './secret-form.ts';
+import { Screen } from '../../ui/Screen/index.ts';
 
 function CreateSecretModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const create = useCreateSecret();
@@ -102,7 +103,7 @@ export function SecretsScreen() {
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<string | null>(null);
   return (
-    <main style={{ padding: 24 }}>
+    <Screen>
       <Flex justify="space-between" align="center">
         <Typography.Title level={2}>Secrets</Typography.Title>
         <Button type="primary" data-testid={testIds.secretCreate} onClick={() => setCreating(true)}>
@@ -166,6 +167,6 @@ export function SecretsScreen() {
           });
         }}
       />
-    </main>
+    </Screen>
   );
 }

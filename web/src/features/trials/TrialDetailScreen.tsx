@@ -12,6 +12,7 @@ import { MetricHistoryChart } from './components/LazyCharts.tsx';
 import { TrialStateTag } from './components/TrialStateTag.tsx';
 import { trialPath, trialsPath } from './paths.ts';
 import { formatMetric, isFinished } from './trial-view.ts';
+import { Screen } from '../../ui/Screen/index.ts';
 
 const jobLogsPath = (project: string, job: JobInfo) =>
   `/project/${encodeURIComponent(project)}/pipelines/${encodeURIComponent(job.job.pipeline?.name ?? '')}/jobs/${job.job.id}/logs`;
@@ -84,7 +85,7 @@ export function TrialDetailScreen() {
   const data = trial.data;
 
   return (
-    <main style={{ padding: 24 }} data-testid={testIds.trialDetail}>
+    <Screen data-testid={testIds.trialDetail}>
       <Typography.Paragraph>
         <Link to={trialsPath(projectId)}>← Trials of {projectId}</Link>
         {data ? (
@@ -224,6 +225,6 @@ export function TrialDetailScreen() {
           })
         }
       />
-    </main>
+    </Screen>
   );
 }

@@ -20,6 +20,7 @@ import { ParallelCoordinatesPlot } from './components/ParallelCoordinatesPlot.ts
 import { TrialStateTag } from './components/TrialStateTag.tsx';
 import { trialPath, trialsPath } from './paths.ts';
 import { shortTrialId } from './trial-view.ts';
+import { Screen } from '../../ui/Screen/index.ts';
 
 const DIFF_STYLE = { background: '#fff7e6' };
 
@@ -102,7 +103,7 @@ export function TrialsCompareScreen() {
   const histories = metricHistories(trials);
 
   return (
-    <main style={{ padding: 24 }}>
+    <Screen>
       <Typography.Paragraph>
         <Link to={trialsPath(projectId)}>← Trials of {projectId}</Link>
       </Typography.Paragraph>
@@ -177,6 +178,6 @@ export function TrialsCompareScreen() {
         </div>
       ) : null}
       <ParallelCoordinatesPlot plot={parallelCoordinates(trials, metric)} />
-    </main>
+    </Screen>
   );
 }

@@ -35,6 +35,7 @@ import {
   viewFromSearch,
   type TrialsView,
 } from './trial-view.ts';
+import { Screen } from '../../ui/Screen/index.ts';
 
 const toAnt = (order: 'ASC' | 'DESC'): AntSortOrder => (order === 'ASC' ? 'ascend' : 'descend');
 
@@ -137,7 +138,7 @@ export function TrialsScreen() {
   const compare = () => void navigate(comparePath(projectId, selected));
 
   return (
-    <main style={{ padding: 24 }}>
+    <Screen>
       <Flex justify="space-between" align="center" wrap gap={8}>
         <div>
           <Typography.Title level={2} style={{ marginBottom: 0 }}>
@@ -299,6 +300,6 @@ export function TrialsScreen() {
           }}
         />
       ) : null}
-    </main>
+    </Screen>
   );
 }

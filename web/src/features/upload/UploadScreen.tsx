@@ -20,6 +20,7 @@ import { picksFromDrop, picksFromInput } from './drop-files.ts';
 import { initialUploadState, totalProgress, uploadBlocker, uploadReducer } from './upload-state.ts';
 import { repoResource, useAuthorize } from '../roles/api.ts';
 import { missingPermissionReason } from '../roles/permission-reasons.ts';
+import { Screen } from '../../ui/Screen/index.ts';
 
 const statusOf: Record<UploadItem['status'], 'normal' | 'active' | 'success' | 'exception'> = {
   pending: 'normal',
@@ -103,7 +104,7 @@ export function UploadScreen() {
 
   const items = state.items;
   return (
-    <main style={{ padding: 24, maxWidth: 1100 }}>
+    <Screen style={{ maxWidth: 1100 }}>
       <Typography.Title level={2}>Upload Files</Typography.Title>
       <Typography.Paragraph type="secondary">
         To repo <Link to={`${repoBase}/latest`}>{repoId}</Link> in project {projectId}
@@ -304,6 +305,6 @@ export function UploadScreen() {
           setConfirmClear(false);
         }}
       />
-    </main>
+    </Screen>
   );
 }

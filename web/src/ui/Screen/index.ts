@@ -1,0 +1,2 @@
+export { Screen, SCREEN_PADDING_PX, type ScreenProps } from './Screen';
+export { ScreenFrameContext } from './screen-frame-context';
