@@ -43,6 +43,11 @@ for (const path of SCREENS) {
     }));
     expect(scrollWidth, `${path} scrolls sideways`).toBeLessThanOrEqual(innerWidth);
 
+    // One main landmark (a shell's, or the screen's own), padded once: content starts near the edge.
+    await expect(page.locator('main')).toHaveCount(1);
+    const heading = (await page.locator('main').locator('h2, h3').first().boundingBox())!;
+    expect(heading.x, `${path} pads its content twice`).toBeLessThanOrEqual(16);
+
     const rects = await expectHeaderControlsApart(page, innerWidth);
     expect(rects.length).toBeGreaterThanOrEqual(4);
   });
@@ -156,4 +161,13 @@ test('at 420 px the navigation opens in a drawer and closes on navigation', asyn
   await nav.getByRole('link', { name: 'Jobs' }).click();
   await expect(page).toHaveURL(/\/project\/default\/jobs$/);
   await expect(nav).toHaveCount(0);
+});
+
+test('at 420 px the lineage graph draws no minimap over itself; zoom and fit stay', async ({
+  page,
+}) => {
+  await page.goto('/lineage/default');
+  await expect(page.getByTestId(testIds.lineageNode).first()).toBeVisible();
+  await expect(page.getByRole('button', { name: /fit view/i })).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Lineage minimap' })).toHaveCount(0);
 });

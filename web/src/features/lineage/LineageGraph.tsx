@@ -1,3 +1,4 @@
+import { Grid } from 'antd';
 import {
   MiniMap,
   Background,
@@ -42,6 +43,8 @@ function Flow(props: LineageGraphProps & { initialViewport: Viewport | null }) {
   useViewportFollow(graph, positions, layoutKey, focus);
 
   const { mode } = useColorMode();
+  // On phone-sized windows (under 576 px) the minimap would cover half the graph; zoom and fit stay.
+  const phone = Grid.useBreakpoint().sm === false;
   const painted = useRef(false);
   const { onFirstPaint } = props;
   useEffect(() => {
@@ -78,14 +81,16 @@ function Flow(props: LineageGraphProps & { initialViewport: Viewport | null }) {
       >
         <Background gap={24} />
         <Controls showInteractive={false} />
-        <MiniMap
-          pannable
-          zoomable
-          ariaLabel="Lineage minimap"
-          bgColor="var(--ivory-bg)"
-          maskColor="rgba(128, 128, 128, 0.25)"
-          nodeColor={(node) => nodeLook((node as LineageFlowNode).data.node, view).color}
-        />
+        {phone ? null : (
+          <MiniMap
+            pannable
+            zoomable
+            ariaLabel="Lineage minimap"
+            bgColor="var(--ivory-bg)"
+            maskColor="rgba(128, 128, 128, 0.25)"
+            nodeColor={(node) => nodeLook((node as LineageFlowNode).data.node, view).color}
+          />
+        )}
         {zoomedOut ? <OverviewCanvas graph={graph} positions={positions} view={view} /> : null}
       </ReactFlow>
     </GraphViewContext>
