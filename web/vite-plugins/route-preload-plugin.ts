@@ -42,7 +42,7 @@ export function routePreloadPlugin(): Plugin {
         );
         // A shell's layout loads beside the screen on the paths it frames.
         const shellRoutes = screenRouteTable.flatMap((route) => {
-          const shell = shellOf(route.path);
+          const shell = shellOf(route);
           return shell ? [{ path: route.path, screen: shell }] : [];
         });
         const preloads = routePreloads([...screenRouteTable, ...shellRoutes], entry, chunks, base);

@@ -99,7 +99,7 @@ export const screenRouteTable: readonly ScreenRoute[] = [
   { path: '/lineage/:projectId/pipelines/:pipelineId/:tabId?', screen: 'LineageScreen' },
   ...repoRoutes('/lineage/:projectId/repos/:repoId'),
   ...logRoutes('/lineage/:projectId', 'LineageScreen', 'LineageScreen'),
-  // Benchmarking shell (with /, /flows and /bolt below)
+  // Benchmarking shell
   { path: '/flow/:name?', screen: 'FlowScreen' },
   { path: '/case/:name?', screen: 'CaseScreen' },
   { path: '/updatebolt/:name?', screen: 'UpdateBoltScreen' },
@@ -119,24 +119,23 @@ export const screenRouteTable: readonly ScreenRoute[] = [
  */
 export type ShellName = 'EdaShell' | 'ProjectShell';
 
-/** The benchmarking paths: the overview, bolts, flows, cases, the upload modal and setup. */
-const edaShellPaths = new Set([
-  '/',
-  '/flows',
-  '/bolt',
-  '/flow/:name?',
-  '/case/:name?',
-  '/updatebolt/:name?',
-  '/setup',
+/** The benchmarking screens: the overview, bolts, flows, cases, the upload modal and setup. */
+const edaShellScreens: ReadonlySet<ScreenName> = new Set<ScreenName>([
+  'EdaLandingScreen',
+  'BoltsScreen',
+  'FlowScreen',
+  'CaseScreen',
+  'UpdateBoltScreen',
+  'SetupScreen',
 ]);
 
 /**
- * The shell that frames a path pattern of the table, if any: the router nests the path under the
- * shell's layout route, and the build preloads the shell's code on it.
+ * The shell that frames a route of the table, if any: the router nests the route under the
+ * shell's layout route, and the build preloads the shell's code on its path.
  */
-export const shellOf = (path: string): ShellName | undefined =>
+export const shellOf = ({ path, screen }: ScreenRoute): ShellName | undefined =>
   /^\/(project|lineage)\/:projectId/.test(path)
     ? 'ProjectShell'
-    : edaShellPaths.has(path)
+    : edaShellScreens.has(screen)
       ? 'EdaShell'
       : undefined;

@@ -96,7 +96,7 @@ interface ShellHandle {
 function shellRuns(table: readonly ScreenRoute[]) {
   const runs: Array<{ shell: ShellName | undefined; entries: ScreenRoute[] }> = [];
   for (const entry of table) {
-    const shell = shellOf(entry.path);
+    const shell = shellOf(entry);
     const last = runs.at(-1);
     if (last && last.shell === shell) last.entries.push(entry);
     else runs.push({ shell, entries: [entry] });
