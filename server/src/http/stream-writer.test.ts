@@ -4,7 +4,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { notFound } from '../errors.ts';
 import { registerErrorHandler } from './errors.ts';
-import { sendStream } from './stream-writer.ts';
+import { Writable } from 'node:stream';
+import { drained, sendStream } from './stream-writer.ts';
 
 let app: FastifyInstance | undefined;
 afterEach(() => app?.close());
@@ -92,5 +93,27 @@ describe('sendStream', () => {
     release();
     await ended;
     expect(text).toBe('{"result":{"first":true}}\n{"result":{"second":true}}\n');
+  });
+
+  it('does not wait for a drain once the request or the stream is gone', async () => {
+    const full = () => {
+      // A stream whose one write never completes: it stays full.
+      const stream = new Writable({ highWaterMark: 4, write: () => undefined });
+      expect(stream.write('more than four bytes')).toBe(false);
+      return stream;
+    };
+    const settled = (promise: Promise<void>) =>
+      Promise.race([promise.then(() => true), new Promise((r) => setTimeout(() => r(false), 50))]);
+    // Waiting: neither drained, nor closed, nor aborted.
+    expect(await settled(drained(full(), new AbortController().signal))).toBe(false);
+    // Aborted before the wait began: no 'abort' event is coming.
+    const aborted = new AbortController();
+    aborted.abort();
+    expect(await settled(drained(full(), aborted.signal))).toBe(true);
+    // Destroyed before the wait began: no 'close' event is coming.
+    const destroyed = full();
+    destroyed.destroy();
+    await new Promise((r) => setImmediate(r));
+    expect(await settled(drained(destroyed, new AbortController().signal))).toBe(true);
   });
 });

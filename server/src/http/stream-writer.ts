@@ -42,8 +42,13 @@ function readiness(): (promise: Promise<unknown>) => Promise<boolean> {
   };
 }
 
-/** Resolves when `stream` can take more writes, or is gone, or the request is. */
-function drained(stream: Writable, signal: AbortSignal): Promise<void> {
+/**
+ * Resolves when `stream` can take more writes, or is gone, or the request is — at once when it
+ * is already gone (its 'close' and the signal's 'abort' came before: waiting for them would
+ * wait for ever, and the stream would hold its handler's scan open).
+ */
+export function drained(stream: Writable, signal: AbortSignal): Promise<void> {
+  if (signal.aborted || stream.destroyed || !stream.writableNeedDrain) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       stream.off('drain', done);
@@ -100,6 +105,8 @@ export async function sendStream(
     unflushed = false;
   };
   const put = async (chunk: Buffer | string) => {
+    // The client is gone: the rest of a run's lines go nowhere.
+    if (signal.aborted || body.destroyed) return;
     unflushed = true;
     if (!body.write(chunk)) await drained(body, signal);
   };
