@@ -23,13 +23,13 @@ import { chownSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { RunFields } from '../server/src/platform/pps/launcher/protocol.ts';
-import { SlotShells, type ShellEntry } from '../server/src/platform/pps/launcher/slot-shells.ts';
+import type { RunFields } from '../server/src/platform/pps/runner/launcher/protocol.ts';
+import { SlotShells, type ShellEntry } from '../server/src/platform/pps/runner/launcher/slot-shells.ts';
 import {
   sandboxAvailability,
   sandboxShellArgv,
   sandboxUid,
-} from '../server/src/platform/pps/sandbox.ts';
+} from '../server/src/platform/pps/runner/sandbox.ts';
 import { modifyFile, ok, repo } from '../server/test/helpers/api-client.ts';
 import { startTestServer } from '../server/test/helpers/in-process-server.ts';
 

@@ -3,7 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call, commitFiles, ok, results, type Json } from './helpers/api-client.ts';
-import { projectRoot } from '../src/platform/pps/sandbox.ts';
+import { projectRoot } from '../src/platform/pps/runner/sandbox.ts';
 import { useTestServer } from './helpers/use-test-server.ts';
 import { createPipeline, lastJob, listDatums, pipeline, readAll, waitJob } from './helpers/pps.ts';
 

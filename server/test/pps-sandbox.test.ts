@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../src/platform/pps/sandbox.ts';
+import { projectRoot } from '../src/platform/pps/runner/sandbox.ts';
 import { commitFiles, ok, repo, results, type Json } from './helpers/api-client.ts';
 import { startTestServer, type TestServer } from './helpers/in-process-server.ts';
 import { createPipeline, lastJob, listDatums, pipeline, readAll } from './helpers/pps.ts';

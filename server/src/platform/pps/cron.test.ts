@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCron } from './cron.ts';
-import { rewritePfs } from './worker.ts';
+import { rewritePfs } from './runner/worker.ts';
 
 describe('cron specs', () => {
   it('handles @every and cron lines (UTC)', () => {

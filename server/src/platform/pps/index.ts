@@ -9,7 +9,7 @@ import { LogStore } from './logs.ts';
 import { Pipelines } from './pipelines.ts';
 import { registerPpsApi } from './pps-api.ts';
 import { PpsStore } from './pps-store.ts';
-import { Runner } from './runner.ts';
+import { Runner } from './runner/runner.ts';
 import { SecretStore } from './secrets.ts';
 import { pipelineSpecSchema } from './spec-schema.ts';
 

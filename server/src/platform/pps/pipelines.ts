@@ -6,7 +6,7 @@ import type { CommitRow } from '../pfs/rows.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { LogStore } from './logs.ts';
 import type { PipelineStateRow, PpsStore } from './pps-store.ts';
-import type { Runner } from './runner.ts';
+import type { Runner } from './runner/runner.ts';
 import {
   checkDefaults,
   checkEffectiveSpec,

@@ -11,7 +11,7 @@ import type { LogStore } from './logs.ts';
 import type { Pipelines } from './pipelines.ts';
 import { PpsMessages } from './pps-messages.ts';
 import { isTerminal, type JobRow, type PpsStore } from './pps-store.ts';
-import type { Runner } from './runner.ts';
+import type { Runner } from './runner/runner.ts';
 import type { SecretStore } from './secrets.ts';
 
 export interface PpsDeps {

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { BlobStore } from '../storage/blob-store.ts';
-import type { DatumFile } from './datums.ts';
+import type { BlobStore } from '../../storage/blob-store.ts';
+import type { DatumFile } from '../datums.ts';
 import type { LaunchResult, PrepareSpec, SlotFolder } from './launcher.ts';
 
 /** A datum's folder with a /pfs-like layout (inputs in, outputs out), and its process's result. */

@@ -21,7 +21,7 @@ const setprivPath = '/usr/bin/setpriv';
 export const sandboxUid = 65534;
 
 /** The repository's root (server/src/platform/pps → four up): its code and node_modules. */
-export const projectRoot = path.resolve(fileURLToPath(new URL('../../../..', import.meta.url)));
+export const projectRoot = path.resolve(fileURLToPath(new URL('../../../../..', import.meta.url)));
 
 /** Files and folders of /etc that programs commonly need (names, certificates, time zone). */
 const etcPieces = [

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
-import type { CommitRow } from '../pfs/rows.ts';
-import type { DatumFile } from './datums.ts';
+import type { CommitRow } from '../../pfs/rows.ts';
+import type { DatumFile } from '../datums.ts';
 import type { LaunchRequest, ShellSpec, SlotFolder } from './launcher.ts';
 import {
   emptyStats,
@@ -10,10 +10,10 @@ import {
   type DatumState,
   type JobRow,
   type Stats,
-} from './pps-store.ts';
+} from '../pps-store.ts';
 import type { RunnerContext, RunningJob } from './runner-context.ts';
 import { sandboxShellArgv, sandboxUid } from './sandbox.ts';
-import { inputLeaves, type PipelineSpec } from './spec.ts';
+import { inputLeaves, type PipelineSpec } from '../spec.ts';
 import {
   prepareSpec,
   processResult,

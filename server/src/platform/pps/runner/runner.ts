@@ -1,11 +1,11 @@
 import { EventEmitter, setMaxListeners } from 'node:events';
 import path from 'node:path';
-import { notFound } from '../../errors.ts';
-import type { CommitRow, RepoRow } from '../pfs/rows.ts';
-import { isOpen } from '../pfs/rows.ts';
+import { notFound } from '../../../errors.ts';
+import type { CommitRow, RepoRow } from '../../pfs/rows.ts';
+import { isOpen } from '../../pfs/rows.ts';
 import { CronSchedule } from './cron-schedule.ts';
 import { DatumLauncher } from './datum-launch.ts';
-import type { InputCommits } from './datums.ts';
+import type { InputCommits } from '../datums.ts';
 import { JobOutputs } from './job-output.ts';
 import { JobRunner } from './job-run.ts';
 import { Launcher } from './launcher.ts';
@@ -15,7 +15,7 @@ import {
   type JobRow,
   type JobState,
   type PipelineStateRow,
-} from './pps-store.ts';
+} from '../pps-store.ts';
 import type {
   PipelineAuthority,
   RunnerContext,
@@ -23,7 +23,7 @@ import type {
   RunningJob,
 } from './runner-context.ts';
 import { sandboxAvailability } from './sandbox.ts';
-import { inputLeaves, readPipelineSpec, type CronInputSpec, type PipelineSpec } from './spec.ts';
+import { inputLeaves, readPipelineSpec, type CronInputSpec, type PipelineSpec } from '../spec.ts';
 
 export type { RunnerOptions } from './runner-context.ts';
 

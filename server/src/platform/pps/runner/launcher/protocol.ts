@@ -1,4 +1,4 @@
-import type { OutputFile } from '../pps-store.ts';
+import type { OutputFile } from '../../pps-store.ts';
 
 /**
  * The messages between the server (launcher.ts) and the launcher process (launcher/main.ts):

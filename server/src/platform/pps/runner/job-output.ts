@@ -1,18 +1,18 @@
 import { statSync } from 'node:fs';
 import { open, mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { NewFile } from '../pfs/pfs-store.ts';
-import type { CommitRow } from '../pfs/rows.ts';
-import { isOpen } from '../pfs/rows.ts';
-import { fsyncDir } from '../storage/blob-store.ts';
-import type { DatumFile } from './datums.ts';
+import type { NewFile } from '../../pfs/pfs-store.ts';
+import type { CommitRow } from '../../pfs/rows.ts';
+import { isOpen } from '../../pfs/rows.ts';
+import { fsyncDir } from '../../storage/blob-store.ts';
+import type { DatumFile } from '../datums.ts';
 import {
   isTerminal,
   type DatumRow,
   type JobRow,
   type JobState,
   type OutputFile,
-} from './pps-store.ts';
+} from '../pps-store.ts';
 import type { RunnerContext } from './runner-context.ts';
 import { stageDir } from './worker.ts';
 

@@ -1,10 +1,10 @@
-import type { PfsStore } from '../pfs/pfs-store.ts';
-import type { BlobStore } from '../storage/blob-store.ts';
+import type { PfsStore } from '../../pfs/pfs-store.ts';
+import type { BlobStore } from '../../storage/blob-store.ts';
 import type { Launcher } from './launcher.ts';
-import type { LogStore } from './logs.ts';
-import type { JobRow, JobState, PpsStore } from './pps-store.ts';
-import type { SecretStore } from './secrets.ts';
-import type { PipelineSpec } from './spec.ts';
+import type { LogStore } from '../logs.ts';
+import type { JobRow, JobState, PpsStore } from '../pps-store.ts';
+import type { SecretStore } from '../secrets.ts';
+import type { PipelineSpec } from '../spec.ts';
 
 /**
  * What the runner's parts share: job scheduling (runner.ts), running a job (job-run.ts),

@@ -25,7 +25,7 @@ import {
 } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { OutputFile } from '../pps-store.ts';
+import type { OutputFile } from '../../pps-store.ts';
 import type { PrepareSpec, SlotFolder } from './protocol.ts';
 
 /**

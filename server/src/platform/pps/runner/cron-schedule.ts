@@ -1,8 +1,8 @@
-import { failedPrecondition } from '../../errors.ts';
-import { parseCron } from './cron.ts';
-import type { PipelineStateRow } from './pps-store.ts';
+import { failedPrecondition } from '../../../errors.ts';
+import { parseCron } from '../cron.ts';
+import type { PipelineStateRow } from '../pps-store.ts';
 import type { RunnerContext } from './runner-context.ts';
-import { inputLeaves, type CronInputSpec, type PipelineSpec } from './spec.ts';
+import { inputLeaves, type CronInputSpec, type PipelineSpec } from '../spec.ts';
 
 /** Cron inputs: a timer per cron input of each pipeline, whose ticks commit to its repo. */
 export class CronSchedule {

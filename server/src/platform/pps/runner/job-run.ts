@@ -1,13 +1,13 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isOpen } from '../pfs/rows.ts';
+import { isOpen } from '../../pfs/rows.ts';
 import type { DatumLauncher } from './datum-launch.ts';
-import { planDatums, type InputCommits } from './datums.ts';
+import { planDatums, type InputCommits } from '../datums.ts';
 import type { JobOutputs } from './job-output.ts';
-import type { DatumRow, JobRow, OutputFile } from './pps-store.ts';
+import type { DatumRow, JobRow, OutputFile } from '../pps-store.ts';
 import type { RunnerContext, RunningJob } from './runner-context.ts';
 import { sandboxAvailability } from './sandbox.ts';
-import { inputLeaves } from './spec.ts';
+import { inputLeaves } from '../spec.ts';
 import { slotDirs, stageDir } from './worker.ts';
 
 /**
