@@ -1,0 +1,59 @@
+/**
+ * One real server per test file, its gRPC listener on a free port, and a PeerClient talking to it.
+ * Go's tests each get a fresh cluster (`pachd.NewTestPachd`); here tests of one file share a
+ * server, so each names its repos and pipelines uniquely (`unique('repo')`, as Go's
+ * `tu.UniqueString`).
+ *
+ *   const env = usePeerServer();
+ *   it('TestX (server_test.go)', async () => { const c = env.client(); … });
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
+import type { ServerConfig } from '../../../src/index.ts';
+import { startTestServer, type TestServer } from '../../helpers/in-process-server.ts';
+import { peerClient, type PeerClient } from './peer-client.ts';
+
+export function usePeerServer(config: Partial<ServerConfig> = {}): {
+  client: () => PeerClient;
+  server: () => TestServer;
+} {
+  let server: TestServer | undefined;
+  let client: PeerClient | undefined;
+  beforeAll(async () => {
+    server = await startTestServer({ grpc: { port: 0, optional: false }, ...config });
+    client = peerClient(`127.0.0.1:${server.server.grpc!.port}`);
+    // pachd starts with the project `default`; the tests assume it.
+    await client.createProject('default').catch((error: { code?: number }) => {
+      if (error.code !== 6) throw error;
+    });
+  }, 60_000);
+  afterAll(async () => {
+    client?.close();
+    await server?.close();
+  });
+  return {
+    client: () => {
+      if (!client) throw new Error('the peer server starts in beforeAll: use it inside a test');
+      return client;
+    },
+    server: () => server!,
+  };
+}
+
+/** A name no other test of the file uses: `prefix` + 8 hex characters (Go's `tu.UniqueString`). */
+export function unique(prefix: string): string {
+  return `${prefix}${randomBytes(4).toString('hex')}`;
+}
+
+/** Polls `check` until it returns without throwing (Go's `require.NoErrorWithinT`). */
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
