@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { AccountMenu } from '../features/auth/AccountMenu.tsx';
 import { ConnectTerminalButton } from '../features/cluster/ConnectTerminal.tsx';
 import { testIds } from '../test-ids.ts';
-import { useColorMode } from './color-mode.tsx';
+import { useColorMode } from '../ui/theme/color-mode.tsx';
 import { Icon } from '../ui/Icon/Icon.tsx';
 import { headerLinkStyle } from './header-styles.ts';
 

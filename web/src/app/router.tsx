@@ -15,8 +15,8 @@ import { RouteErrorBoundary } from '../features/errors/RouteErrorBoundary.tsx';
 import { UncaughtErrorGate } from '../features/errors/UncaughtErrorGate.tsx';
 import { useTelemetryTracking } from '../features/telemetry/useTelemetryTracking.ts';
 import { AppHeader } from './AppHeader.tsx';
-import { PageLoader } from './PageLoader.tsx';
-import type { RouteLoaderDeps } from './route-loader-deps.ts';
+import { PageLoader } from '../ui/PageLoader/PageLoader.tsx';
+import type { RouteLoaderDeps } from '../data/route-loader-deps.ts';
 import {
   screenRouteTable,
   shellOf,
@@ -69,7 +69,7 @@ const screenLoaders: Partial<Record<ScreenName, (deps: RouteLoaderDeps) => Loade
 
 /** Every shell's layout module, loaded beside the first screen it frames. */
 const shellModules: ModuleLoaders<ShellName> = {
-  EdaShell: () => import('../features/eda/EdaShell.tsx'),
+  EdaShell: () => import('./shell/eda/EdaShell.tsx'),
   ProjectShell: () => import('./shell/ProjectShell.tsx'),
 };
 

@@ -4,7 +4,7 @@ import { Outlet } from 'react-router';
 import { ScreenFrameContext } from '../../ui/Screen/index.ts';
 import { SideNav, type SideNavItem } from '../../ui/SideNav/index.ts';
 import { AppHeader } from '../AppHeader.tsx';
-import { PageLoader } from '../PageLoader.tsx';
+import { PageLoader } from '../../ui/PageLoader/PageLoader.tsx';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
 import type { Crumb } from './crumbs.ts';
 import { NavDrawerButton } from './NavDrawerButton.tsx';

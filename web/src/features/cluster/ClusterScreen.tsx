@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Descriptions, Typography } from 'antd';
 import { getVersion } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
+import { useApi } from '../../data/api-context.tsx';
 import { testIds } from '../../test-ids.ts';
 import { useClusterInfo } from './api.ts';
 import { formatVersion } from './fsck-report.ts';

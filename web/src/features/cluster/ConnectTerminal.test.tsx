@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiProvider } from '../../app/api-context.tsx';
+import { ApiProvider } from '../../data/api-context.tsx';
 import { createFakeApiClient } from '../../test/fake-api-client.ts';
 import { testIds } from '../../test-ids.ts';
 import { ToastProvider } from '../../ui/Toast/Toast.tsx';

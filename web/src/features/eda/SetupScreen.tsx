@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Form, Select, Typography, message } from 'antd';
 import { useEffect } from 'react';
 import { editMetadata, getVersion, inspectCluster } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
+import { useApi } from '../../data/api-context.tsx';
 import { formatTimestamp } from '../../format/time.ts';
 import { CopyCommand } from '../../ui/CopyCommand/CopyCommand.tsx';
 import { EDA_PROJECT, edaKeys, useEdaProject } from './api.ts';

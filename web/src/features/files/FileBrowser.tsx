@@ -2,7 +2,7 @@ import { Button, Flex, Input, Spin } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { archiveUrl, fileUrl, type FileInfo } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
+import { useApi } from '../../data/api-context.tsx';
 import { testIds } from '../../test-ids.ts';
 import { ConfirmModal } from '../../ui/Modal/index.ts';
 import { useToast } from '../../ui/Toast/index.ts';

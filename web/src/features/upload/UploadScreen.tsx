@@ -10,8 +10,8 @@ import {
   type UploadItem,
 } from '@ivory/api';
 import { useQueryClient } from '@tanstack/react-query';
-import { useApi } from '../../app/api-context.tsx';
-import { queryKeys } from '../../app/query-keys.ts';
+import { useApi } from '../../data/api-context.tsx';
+import { queryKeys } from '../../data/query-keys.ts';
 import { formatBytes } from '../../format/bytes.ts';
 import { testIds } from '../../test-ids.ts';
 import { ConfirmModal } from '../../ui/Modal/index.ts';

@@ -2,7 +2,7 @@ import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Typography } from 'antd';
 import { useRef } from 'react';
-import { COMMIT_CONTENT_STALE_TIME_MS, queryKeys } from '../../../app/query-keys.ts';
+import { COMMIT_CONTENT_STALE_TIME_MS, queryKeys } from '../../../data/query-keys.ts';
 import { testIds } from '../../../test-ids.ts';
 import { CSV_PREFIX_BYTES, filePrefixQuery } from '../file-prefix.ts';
 import { firstRowsOf, type CsvRows } from '../load.ts';
