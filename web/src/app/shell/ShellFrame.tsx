@@ -22,6 +22,8 @@ export interface ShellFrameProps {
   /** What the shell adds to the top bar (a project's switcher, health and search). */
   bar?: ReactNode;
   testId: string;
+  /** Shown instead of the current screen (e.g. the error of a project that does not exist). */
+  replacement?: ReactNode;
 }
 
 /**
@@ -31,7 +33,14 @@ export interface ShellFrameProps {
  * bar; below SHELL_NAV_BREAKPOINT_PX it starts minimised. The frame is the page's <main> and pads
  * it: screens inside (Screen) add neither.
  */
-export function ShellFrame({ navItems, navLabel, crumbs, bar, testId }: ShellFrameProps) {
+export function ShellFrame({
+  navItems,
+  navLabel,
+  crumbs,
+  bar,
+  testId,
+  replacement,
+}: ShellFrameProps) {
   const phone = Grid.useBreakpoint().sm === false;
   return (
     <div className={styles.shell} data-testid={testId}>
@@ -47,9 +56,7 @@ export function ShellFrame({ navItems, navLabel, crumbs, bar, testId }: ShellFra
         <main className={styles.main}>
           <Breadcrumbs crumbs={crumbs} />
           <ScreenFrameContext value={true}>
-            <Suspense fallback={<PageLoader />}>
-              <Outlet />
-            </Suspense>
+            <Suspense fallback={<PageLoader />}>{replacement ?? <Outlet />}</Suspense>
           </ScreenFrameContext>
         </main>
       </div>
