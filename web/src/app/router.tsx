@@ -1,6 +1,5 @@
 import { Suspense, useEffect, type ComponentType } from 'react';
 import {
-  Navigate,
   Outlet,
   useLocation,
   useMatches,
@@ -105,7 +104,8 @@ function shellRuns(table: readonly ScreenRoute[]) {
 }
 
 /**
- * Every route of the app: the route table's, in its order, then a catch-all to /not-found.
+ * Every route of the app: the route table's, in its order, then a catch-all showing the not-found
+ * page at the address typed (so it can be corrected, not lost to a redirect).
  * Loaders start a screen's first requests with `deps` while its code loads.
  */
 export const screenRoutes = (deps: RouteLoaderDeps): RouteObject[] => {
@@ -133,7 +133,7 @@ export const screenRoutes = (deps: RouteLoaderDeps): RouteObject[] => {
           ]
         : entries.map(route),
     ),
-    { path: '*', element: <Navigate to="/not-found" replace /> },
+    { path: '*', lazy: { Component: loadComponent(screenModules, 'NotFoundScreen') } },
   ];
 };
 
