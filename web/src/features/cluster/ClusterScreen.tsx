@@ -4,7 +4,7 @@ import { getVersion } from '@ivory/api';
 import { useApi } from '../../data/api-context.tsx';
 import { testIds } from '../../test-ids.ts';
 import { useClusterInfo } from './api.ts';
-import { formatVersion } from './fsck-report.ts';
+import { formatVersion } from '../../format/version.ts';
 import { FsckReport } from './FsckReport.tsx';
 import { Screen } from '../../ui/Screen/index.ts';
 
