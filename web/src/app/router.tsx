@@ -15,6 +15,7 @@ import { UncaughtErrorGate } from '../features/errors/UncaughtErrorGate.tsx';
 import { useTelemetryTracking } from '../features/telemetry/useTelemetryTracking.ts';
 import { AppHeader } from './AppHeader.tsx';
 import { PageLoader } from '../ui/PageLoader/PageLoader.tsx';
+import { MAIN_CONTENT_ID } from '../ui/Screen/index.ts';
 import type { RouteLoaderDeps } from '../data/route-loader-deps.ts';
 import {
   screenRouteTable,
@@ -137,6 +138,22 @@ export const screenRoutes = (deps: RouteLoaderDeps): RouteObject[] => {
   ];
 };
 
+/** The first Tab stop of every page: straight to the screen, past the header and navigation. */
+function SkipLink() {
+  return (
+    <a
+      className="ivory-skip-link"
+      href={`#${MAIN_CONTENT_ID}`}
+      onClick={(event) => {
+        event.preventDefault();
+        document.getElementById(MAIN_CONTENT_ID)?.focus();
+      }}
+    >
+      Skip to content
+    </a>
+  );
+}
+
 function RootLayout() {
   const { pathname } = useLocation();
   // Token expiry is checked on every path change (spec section 4).
@@ -149,6 +166,7 @@ function RootLayout() {
   const framed = useMatches().some((match) => (match.handle as ShellHandle | undefined)?.shell);
   return (
     <UncaughtErrorGate>
+      <SkipLink />
       {signInReturn || framed ? null : <AppHeader />}
       <Suspense fallback={<PageLoader />}>
         <Outlet />

@@ -1,7 +1,7 @@
 import { Grid } from 'antd';
 import { Suspense, type ReactNode } from 'react';
 import { Outlet } from 'react-router';
-import { ScreenFrameContext } from '../../ui/Screen/index.ts';
+import { MAIN_CONTENT_ID, ScreenFrameContext } from '../../ui/Screen/index.ts';
 import { SideNav, type SideNavItem } from '../../ui/SideNav/index.ts';
 import { AppHeader } from '../AppHeader.tsx';
 import { PageLoader } from '../../ui/PageLoader/PageLoader.tsx';
@@ -53,7 +53,7 @@ export function ShellFrame({
             <SideNav items={navItems} breakpoint={SHELL_NAV_BREAKPOINT_PX} aria-label={navLabel} />
           </aside>
         )}
-        <main className={styles.main}>
+        <main className={styles.main} id={MAIN_CONTENT_ID} tabIndex={-1}>
           <Breadcrumbs crumbs={crumbs} />
           <ScreenFrameContext value={true}>
             <Suspense fallback={<PageLoader />}>{replacement ?? <Outlet />}</Suspense>
