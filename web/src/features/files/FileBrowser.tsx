@@ -171,7 +171,7 @@ export function FileBrowser({
             minSize="25"
             className={styles.previewPanel}
           >
-            <Flex vertical gap={12} data-testid={testIds.filePreviewPanel}>
+            <Flex vertical gap={12} data-testid={testIds.filePreviewPanel} style={{ minWidth: 0 }}>
               <FilePreview
                 key={selectedFile.file.path}
                 info={selectedFile}
