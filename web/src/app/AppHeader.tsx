@@ -41,7 +41,7 @@ export function AppHeader({ children, start }: { children?: ReactNode; start?: R
     <header data-testid={testIds.appHeader} className="ivory-app-header">
       {start}
       <Link to="/" style={{ ...headerLinkStyle, fontWeight: 700, fontSize: 16, flex: 'none' }}>
-        Console
+        Ivory
       </Link>
       <div className="ivory-app-header-slot">{children}</div>
       <Link to="/cluster" data-testid={testIds.clusterLink} style={headerLinkStyle} title="Cluster">
