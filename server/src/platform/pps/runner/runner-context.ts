@@ -8,7 +8,7 @@ import type { PipelineSpec } from '../spec.ts';
 
 /**
  * What the runner's parts share: job scheduling (runner.ts), running a job (job-run.ts),
- * launching datums (datum-launch.ts), output staging and ending jobs (job-output.ts) and cron
+ * launching datums (datum-launch.ts, with job-datums.ts, datum-env.ts and slot-launch.ts), output staging and ending jobs (job-output.ts) and cron
  * ticks (cron-schedule.ts). The Runner is the context.
  */
 
