@@ -3,7 +3,8 @@ import { durationMs } from '@bufbuild/protobuf/wkt';
 import { pps_v2 } from '@ivory/api/proto';
 import { safeNumber, typedStream } from '../typed-method.ts';
 import { waitForWake } from '../wait.ts';
-import type { DatumFile } from './datums.ts';
+import { datumMatches, type DatumFile } from './datums.ts';
+import { matchesFilters } from './runner/worker-slots.ts';
 import type { LogFilter, LogLine } from './logs.ts';
 import { pipelineNameOf, type PpsApiContext } from './pps-api-context.ts';
 import { isTerminal, type JobRow } from './pps-store.ts';
@@ -52,18 +53,20 @@ export function registerLogApi(api: PpsApiContext): void {
         }
         return data;
       };
+      // A filter is the datum's ID, or (as pachd's) an input's path or hash (hex or base64):
+      // a matched path, or a file in it (its full path, or its name).
       const passes = (line: LogLine) =>
         dataFilters.length === 0 ||
         dataFilters.every(
           (f) =>
             line.datumId === f ||
+            matchesFilters([f], inputData(line)) ||
             datumData(line).some((d) => d.path === f || d.hash === f || d.path.endsWith(`/${f}`)),
         );
-      const render = (line: LogLine) =>
-        messages.logMessage(
-          line,
-          datumData(line).map((d) => ({ path: d.path, hash: d.hash })),
-        );
+      // The datum's inputs as pachd lists them: each glob match.
+      const inputData = (line: LogLine) =>
+        datumMatches(datumData(line)).map((m) => ({ path: m.path, hash: m.hash }));
+      const render = (line: LogLine) => messages.logMessage(line, inputData(line));
 
       // Subscribe before reading the stored lines so none falls between the two.
       const queue: LogLine[] = [];

@@ -74,7 +74,13 @@ export interface PpsApiContext extends PpsDeps {
 export function ppsApiContext(methods: MethodRegistry, deps: PpsDeps): PpsApiContext {
   const { pfs, store, runner } = deps;
 
-  const messages = new PpsMessages(pfs, deps.pfsMessages, store, (p, n) => runner.isRunning(p, n));
+  const messages = new PpsMessages(
+    pfs,
+    deps.pfsMessages,
+    store,
+    (p, n) => runner.isRunning(p, n),
+    (job) => runner.workers.status(job),
+  );
   const add = (name: string, method: Parameters<MethodRegistry['set']>[1]) =>
     methods.set(`pps_v2.API/${name}`, method);
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { CommitRow } from '../../pfs/rows.ts';
+import type { DatumFile } from '../datums.ts';
 import type { JobRow } from '../pps-store.ts';
 import type { SecretStore } from '../secrets.ts';
 import type { PipelineSpec } from '../spec.ts';
@@ -63,5 +64,29 @@ export function slotEnv(
     env[`PFS_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`] = path.join(pfs, name);
   // (Set for each datum: never one of the job's own variables.)
   delete env.PACH_DATUM_ID;
+  return env;
+}
+
+/**
+ * One datum's own variables, as pachd sets them: PACH_DATUM_ID; for each of its inputs,
+ * `<input>` (the path its glob matched, under /pfs), `<input>_COMMIT` (the input commit's ID) and
+ * `PACH_DATUM_<input>_JOIN_ON` / `_GROUP_BY` (its join and group keys, when it has them).
+ */
+export function datumEnv(
+  id: string,
+  files: DatumFile[],
+  pfsRoot: string,
+  commitId: (rowid: number) => string,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const file of files) {
+    env[file.input] = path
+      .join(pfsRoot, file.input, file.match ?? file.path)
+      .replace(/(.)\/$/, '$1');
+    env[`${file.input}_COMMIT`] = commitId(file.commitRowid);
+    if (file.joinOn) env[`PACH_DATUM_${file.input}_JOIN_ON`] = file.joinOn;
+    if (file.groupBy) env[`PACH_DATUM_${file.input}_GROUP_BY`] = file.groupBy;
+  }
+  env.PACH_DATUM_ID = id;
   return env;
 }

@@ -1,7 +1,10 @@
 import type { CommitRow } from '../../pfs/rows.ts';
-import type { DatumFile } from '../datums.ts';
-import type { LaunchRequest } from './launcher.ts';
-import { emptyStats, type DatumRow } from '../pps-store.ts';
+import path from 'node:path';
+import { datumMatches, type DatumFile } from '../datums.ts';
+import { datumEnv } from './datum-env.ts';
+import { goDuration } from './go-duration.ts';
+import type { LaunchRequest, LaunchResult } from './launcher.ts';
+import { emptyStats, type DatumRow, type Stats } from '../pps-store.ts';
 import type { PipelineSpec } from '../spec.ts';
 import { JobDatums, type JobRun } from './job-datums.ts';
 import type { RunnerContext, RunningJob } from './runner-context.ts';
@@ -66,7 +69,12 @@ export class DatumLauncher {
     return slotLaunch(run, dirs, [this.c.o.dataDir, this.c.workDir]);
   }
 
-  /** Runs one datum (its tries, then errCmd); its result is queued with recordDatum. */
+  /**
+   * Runs one datum (its tries, then errCmd); its result is queued with recordDatum. While it
+   * runs, its worker slot shows it (WorkerSlots: InspectJob's worker status); RestartDatum
+   * stops its process and it runs again, the try not counted. Its log says, in pachd's words,
+   * when the user code begins, and how each try ends (`errored running user code after …`).
+   */
   async runDatum(run: JobRun, datum: DatumRow, dirs: DatumDirs): Promise<void> {
     const { spec } = run;
     const job = run.running.job;
@@ -76,7 +84,7 @@ export class DatumLauncher {
     const stats = emptyStats();
     if (run.baseEnv instanceof Error) {
       const reason = run.baseEnv.message;
-      this.c.systemLog(job, datum.id, `datum failed: ${reason}`);
+      this.c.systemLog(job, datum.id, `errored running user code after 0s: ${reason}`);
       this.results.recordDatum(
         run,
         datum.id,
@@ -86,11 +94,16 @@ export class DatumLauncher {
       return;
     }
     const shared = this.slot(run, dirs);
-    const extraEnv = { PACH_DATUM_ID: datum.id };
+    const extraEnv = datumEnv(datum.id, files, shared.pfsRoot, (rowid) =>
+      this.commitId(run, rowid),
+    );
+    const slotName = path.basename(dirs.root);
+    const data = datumMatches(files).map((m) => ({ path: m.path, hash: m.hash }));
     const launch = (
       cmd: string[],
       stdin: string,
       acceptReturnCode: number[],
+      attemptSignal: AbortSignal,
       extra: Pick<LaunchRequest, 'prepare' | 'collect'> = {},
     ) =>
       this.c.launcher.run({
@@ -105,85 +118,93 @@ export class DatumLauncher {
         limit: run.parallelism,
         accept: acceptReturnCode,
         ...extra,
-        signal,
+        signal: attemptSignal,
         onLine: (line) => this.c.log(job, datum.id, line, true),
       });
     let lastReason = '';
-    for (let attempt = 1; attempt <= spec.datumTries && !signal.aborted; attempt++) {
-      const prepared = prepareSpec(this.c.o.blobs, shared.slot, files);
-      if (shared.makeCwd) prepared.spec.dirs.push(shared.makeCwd);
-      this.c.systemLog(
-        job,
-        datum.id,
-        `started datum ${datum.id} (attempt ${attempt} of ${spec.datumTries})`,
-      );
-      const launched = await launch(shared.cmd, shared.stdin, spec.transform.acceptReturnCode, {
-        prepare: prepared.spec,
-        collect: shared.collect,
-      });
-      if (signal.aborted) return;
-      stats.downloadMs += launched.prepareMs;
-      stats.processMs += launched.ms;
-      stats.uploadMs += launched.collectMs;
-      stats.downloadBytes = prepared.bytes;
-      const result: ProcessResult = launched.prepareError
-        ? { ok: false, reason: `cannot prepare the inputs: ${launched.prepareError}` }
-        : launched.collectError
-          ? { ok: false, reason: `cannot read the outputs: ${launched.collectError}` }
-          : processResult(
-              launched,
-              spec.transform.cmd[0] ?? '',
-              spec.transform.acceptReturnCode,
-              spec.datumTimeoutMs,
-            );
-      if (result.ok) {
-        // The outputs stay staged (named by their hash) until the job finishes.
-        const outputs = launched.outputs;
-        stats.uploadBytes = outputs.reduce((n, f) => n + f.sizeBytes, 0);
-        this.results.recordDatum(
-          run,
-          datum.id,
-          {
-            state: 'SUCCESS',
-            reason: '',
-            output: JSON.stringify(outputs),
-            stored: 0,
-            stats: JSON.stringify(stats),
-            started_at: started,
-            finished_at: Date.now(),
-          },
-          stats,
-        );
+    try {
+      for (let attempt = 1; attempt <= spec.datumTries && !signal.aborted;) {
+        const prepared = prepareSpec(this.c.o.blobs, shared.slot, files);
+        if (shared.makeCwd) prepared.spec.dirs.push(shared.makeCwd);
+        // This try's own signal: the job's, or RestartDatum's for this datum alone.
+        const restart = new AbortController();
+        const onJobAbort = () => restart.abort();
+        signal.addEventListener('abort', onJobAbort);
+        this.c.workers.begin(job, slotName, {
+          workerId: `${job.project}-${job.pipeline}-v${job.pipeline_version}-${slotName}`,
+          data,
+          started: Date.now(),
+          restart,
+        });
         this.c.systemLog(
           job,
           datum.id,
-          `finished datum ${datum.id} in ${((Date.now() - started) / 1000).toFixed(3)}s`,
+          `beginning to run user code (try ${attempt} of ${spec.datumTries})`,
         );
-        return;
+        const tryStarted = Date.now();
+        const launched = await launch(
+          shared.cmd,
+          shared.stdin,
+          spec.transform.acceptReturnCode,
+          restart.signal,
+          { prepare: prepared.spec, collect: shared.collect },
+        );
+        signal.removeEventListener('abort', onJobAbort);
+        if (signal.aborted) return;
+        if (restart.signal.aborted) {
+          this.c.systemLog(job, datum.id, 'restarting datum: RestartDatum asked for it');
+          continue;
+        }
+        stats.downloadMs += launched.prepareMs;
+        stats.processMs += launched.ms;
+        stats.uploadMs += launched.collectMs;
+        stats.downloadBytes = prepared.bytes;
+        const result: ProcessResult = launched.prepareError
+          ? { ok: false, reason: `cannot prepare the inputs: ${launched.prepareError}` }
+          : launched.collectError
+            ? { ok: false, reason: `cannot read the outputs: ${launched.collectError}` }
+            : processResult(
+                launched,
+                spec.transform.cmd[0] ?? '',
+                spec.transform.acceptReturnCode,
+                spec.datumTimeoutMs,
+              );
+        const took = goDuration(Date.now() - tryStarted);
+        if (result.ok) {
+          // The outputs stay staged (named by their hash) until the job finishes.
+          const outputs = launched.outputs;
+          stats.uploadBytes = outputs.reduce((n, f) => n + f.sizeBytes, 0);
+          this.results.recordDatum(
+            run,
+            datum.id,
+            {
+              state: 'SUCCESS',
+              reason: '',
+              output: JSON.stringify(outputs),
+              stored: 0,
+              stats: JSON.stringify(stats),
+              started_at: started,
+              finished_at: Date.now(),
+            },
+            stats,
+          );
+          this.c.systemLog(job, datum.id, `finished running user code after ${took}`);
+          return;
+        }
+        lastReason = result.reason;
+        this.c.systemLog(
+          job,
+          datum.id,
+          `errored running user code after ${took}: ${result.reason}`,
+        );
+        attempt++;
       }
-      lastReason = result.reason;
-      this.c.systemLog(job, datum.id, `datum failed: ${result.reason}`);
+    } finally {
+      this.c.workers.end(job, slotName);
     }
     if (signal.aborted) return;
-    let state: 'FAILED' | 'RECOVERED' = 'FAILED';
-    if (spec.transform.errCmd.length > 0) {
-      this.c.systemLog(job, datum.id, 'running errCmd');
-      const launched = await launch(shared.errCmd, shared.errStdin, []);
-      if (signal.aborted) return;
-      stats.processMs += launched.ms;
-      const result = processResult(
-        launched,
-        spec.transform.errCmd[0] ?? '',
-        [],
-        spec.datumTimeoutMs,
-      );
-      if (result.ok) state = 'RECOVERED';
-      this.c.systemLog(
-        job,
-        datum.id,
-        result.ok ? 'errCmd succeeded: datum recovered' : `errCmd failed: ${result.reason}`,
-      );
-    }
+    const state = await this.recover(run, datum, shared, stats, launch);
+    if (signal.aborted) return;
     this.results.recordDatum(
       run,
       datum.id,
@@ -196,5 +217,48 @@ export class DatumLauncher {
       },
       stats,
     );
+  }
+
+  /** After a datum's last failed try: its errCmd, whose success marks it RECOVERED. */
+  private async recover(
+    run: JobRun,
+    datum: DatumRow,
+    shared: SlotLaunch,
+    stats: Stats,
+    launch: (
+      cmd: string[],
+      stdin: string,
+      acceptReturnCode: number[],
+      signal: AbortSignal,
+    ) => Promise<LaunchResult>,
+  ): Promise<'FAILED' | 'RECOVERED'> {
+    const { spec } = run;
+    const job = run.running.job;
+    if (spec.transform.errCmd.length === 0) return 'FAILED';
+    this.c.systemLog(job, datum.id, 'running errCmd');
+    const launched = await launch(
+      shared.errCmd,
+      shared.errStdin,
+      [],
+      run.running.controller.signal,
+    );
+    stats.processMs += launched.ms;
+    const result = processResult(launched, spec.transform.errCmd[0] ?? '', [], spec.datumTimeoutMs);
+    this.c.systemLog(
+      job,
+      datum.id,
+      result.ok ? 'errCmd succeeded: datum recovered' : `errCmd failed: ${result.reason}`,
+    );
+    return result.ok ? 'RECOVERED' : 'FAILED';
+  }
+
+  /** An input commit's ID (looked up once per job run). */
+  private commitId(run: JobRun, rowid: number): string {
+    let id = run.commitIds.get(rowid);
+    if (id === undefined) {
+      id = this.c.o.pfs.commitByRowid(rowid)?.id ?? '';
+      run.commitIds.set(rowid, id);
+    }
+    return id;
   }
 }

@@ -34,6 +34,8 @@ export interface JobRun {
   flushTimer: NodeJS.Timeout | null;
   /** What its datums in each worker slot share, by slot folder (made once). */
   slots: Map<string, SlotLaunch>;
+  /** Its input commits' IDs by row (for its datums' `<input>_COMMIT`). */
+  commitIds: Map<number, string>;
 }
 
 /**
@@ -69,7 +71,7 @@ export class JobDatums {
       running,
       spec,
       jobDir,
-      inputNames: inputLeaves(spec.input).map((leaf) => leaf.name),
+      inputNames: [...new Set(inputLeaves(spec.input).map((leaf) => leaf.name))],
       baseEnv,
       slotToken: `${job.rowid}.${job.restart}.${++this.runCount}`,
       sandboxed,
@@ -81,6 +83,7 @@ export class JobDatums {
       results: [],
       flushTimer: null,
       slots: new Map(),
+      commitIds: new Map(),
     };
   }
 

@@ -24,6 +24,8 @@ export interface SlotLaunch {
   stdin: string;
   errCmd: string[];
   errStdin: string;
+  /** /pfs as its processes see it: /pfs in a sandbox, else the slot's folder. */
+  pfsRoot: string;
 }
 
 /**
@@ -36,11 +38,7 @@ export function slotShell(run: JobRun, dirs: DatumDirs, hidden: string[]): Shell
     : {
         key: dirs.root,
         sandboxed: true,
-        argv: sandboxShellArgv({
-          inputs: run.inputNames.map((name) => [name, path.join(dirs.pfs, name)]),
-          out: dirs.out,
-          hidden,
-        }),
+        argv: sandboxShellArgv({ pfs: dirs.pfs, out: dirs.out, hidden }),
       };
 }
 
@@ -75,6 +73,7 @@ export function slotLaunch(run: JobRun, dirs: DatumDirs, hidden: string[]): Slot
     stdin: stdin(transform.stdin),
     errCmd: rewrite(transform.errCmd),
     errStdin: stdin(transform.errStdin),
+    pfsRoot: run.sandboxed ? '/pfs' : dirs.pfs,
   };
   run.slots.set(dirs.root, shared);
   return shared;

@@ -58,6 +58,11 @@ export interface PrepareSpec {
   copies: [string, string, number][];
   /** Created empty. */
   empties: string[];
+  /**
+   * [target, blob]: an `emptyFiles` input's file, created empty, whose bytes are the blob's: an
+   * output that is a link to it lands with those bytes (as in pachd), not empty.
+   */
+  emptied?: [string, string][];
 }
 
 /** What a request asks for, as sent (the server's LaunchRequest without its callbacks). */
