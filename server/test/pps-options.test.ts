@@ -177,7 +177,9 @@ describe('transform and job options', () => {
     expect(datums).toHaveLength(10);
     for (const datum of datums) {
       const id = datum.datum.id as string;
-      const lines = (await results(url(), 'pps_v2.API/GetLogs', { datum: { job: job.job, id } }))
+      const lines = (
+        await results(url(), 'pps_v2.API/GetLogs', { job: job.job, datum: { job: job.job, id } })
+      )
         .filter((l: Json) => l.user)
         .map((l: Json) => l.message);
       expect(lines).toEqual([`first ${id}`, `to stderr ${id}`, `last ${id}`]);

@@ -20,6 +20,8 @@ export interface DatumFile {
    * before this was kept have none: each file is its own match.)
    */
   match?: string;
+  /** The input's repo (project/name), where the input is named otherwise. */
+  repo?: string;
   /** An s3 input's match: nothing is copied (its data is read over S3 in pachd). */
   s3?: boolean;
   /**
@@ -53,10 +55,17 @@ type Datum = Part[];
 /** The commit each pfs/cron input reads (by inputCommitKey: its name, mostly). */
 export type InputCommits = Map<string, CommitRow>;
 
-/** A datum's identity: a hash of its input files' names, paths and content hashes. */
+/**
+ * A datum's identity: a hash of its input files' input names (and repos, where an input is
+ * named otherwise: a union may give inputs over different repos one name), paths and content
+ * hashes.
+ */
 export function datumId(files: DatumFile[]): string {
   const hasher = createHash('sha256');
-  for (const file of files) hasher.update(`${file.input}\0${file.path}\0${file.hash}\n`);
+  for (const file of files) {
+    const input = file.repo ? `${file.input}\0${file.repo}` : file.input;
+    hasher.update(`${input}\0${file.path}\0${file.hash}\n`);
+  }
   return hasher.digest('hex');
 }
 
@@ -95,6 +104,7 @@ function expand(store: PfsStore, input: InputSpec, commits: CommitOf): Datum[] {
   switch (input.kind) {
     case 'pfs':
       return globParts(store, input.name, input.glob, commits(input), {
+        repo: input.repo === input.name ? '' : `${input.project}/${input.repo}`,
         joinOn: input.joinOn,
         groupBy: input.groupBy,
         outer: input.outerJoin,
@@ -103,6 +113,7 @@ function expand(store: PfsStore, input: InputSpec, commits: CommitOf): Datum[] {
       }).map((part) => [part]);
     case 'cron':
       return globParts(store, input.name, '/', commits(input), {
+        repo: '',
         joinOn: '',
         groupBy: '',
         outer: false,
@@ -173,7 +184,14 @@ function globParts(
   inputName: string,
   glob: string,
   commit: CommitRow | undefined,
-  options: { joinOn: string; groupBy: string; outer: boolean; emptyFiles: boolean; s3: boolean },
+  options: {
+    repo: string;
+    joinOn: string;
+    groupBy: string;
+    outer: boolean;
+    emptyFiles: boolean;
+    s3: boolean;
+  },
 ): Part[] {
   if (!commit) return [];
   const rows = store.allFiles(commit);
@@ -191,7 +209,11 @@ function globParts(
   const part = (match: string, matched: FileRow[], captures: (string | null)[]): Part => {
     const join = expandKey(options.joinOn, captures);
     const group = expandKey(options.groupBy, captures);
-    const keys = { ...(join ? { joinOn: join } : {}), ...(group ? { groupBy: group } : {}) };
+    const keys = {
+      ...(options.repo ? { repo: options.repo } : {}),
+      ...(join ? { joinOn: join } : {}),
+      ...(group ? { groupBy: group } : {}),
+    };
     return {
       // An s3 input's data is read over S3: its datum names the match, no file is copied.
       files: options.s3

@@ -88,12 +88,12 @@ export class Pipelines {
       validatePipeline(request);
       return effective;
     }
-    this.pfs.getProject(project);
     const existing = name ? this.store.findState(project, name) : undefined;
     if (existing && !update)
       throw alreadyExists(`pipeline ${JSON.stringify(`${project}/${name}`)} already exists`);
     validatePipelineRequest(request);
     validatePipeline(request);
+    this.pfs.getProject(project);
     for (const repo of inputRepos(request.input, project)) {
       if (repo.project === project && repo.name === name)
         throw failedPrecondition(`pipeline ${name} cannot read its own output repo`);

@@ -85,7 +85,8 @@ export function ppsApiContext(methods: MethodRegistry, deps: PpsDeps): PpsApiCon
     methods.set(`pps_v2.API/${name}`, method);
 
   function getJob(job: pps_v2.Job | undefined, field: string): JobRow {
-    const id = job?.id ?? '';
+    if (!job) throw invalidArgument('must specify a job');
+    const id = job.id;
     if (!id) throw invalidArgument(`${field}.id is required`);
     if (job?.pipeline?.name) {
       const pipeline = pipelineNameOf(job.pipeline, `${field}.pipeline`);

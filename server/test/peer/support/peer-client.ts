@@ -380,10 +380,13 @@ export class PeerClient {
   waitJob(project: string, pipeline: string, id: string) {
     return this.inspectJob(project, pipeline, id, false, true);
   }
-  listJob(project: string, pipeline: string, history = 0n): Promise<JobInfo[]> {
+  /** `ListJob(project, pipeline, nil, history, details)`. */
+  listJob(project: string, pipeline: string, history = 0n, details = false): Promise<JobInfo[]> {
     return this.grpc.serverStream(pps_v2.API.method.listJob, {
       pipeline: pipeline ? { project: { name: project }, name: pipeline } : undefined,
+      projects: pipeline ? [] : [{ name: project }],
       history,
+      details,
     });
   }
   /** `WaitJobSetAll`: every job of the job set, once all have ended. */

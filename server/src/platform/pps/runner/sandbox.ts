@@ -105,7 +105,7 @@ function real(dir: string): string {
  * The host's part of the sandbox: system folders, /etc pieces, the project's code (read-only),
  * with every folder in `hidden` masked by an empty tmpfs where it lies under one of them.
  */
-function hostArgs(hidden: string[]): string[] {
+function hostArgs(hidden: string[], tmp?: string): string[] {
   const args: string[] = [];
   const bound: string[] = [];
   for (const dir of systemFolders) {
@@ -113,8 +113,10 @@ function hostArgs(hidden: string[]): string[] {
     if (bind[0] === '--ro-bind') bound.push(dir);
     args.push(...bind);
   }
-  // A private /tmp first: the project's code, bound below, may itself live under /tmp.
-  args.push('--perms', '1777', '--tmpfs', '/tmp');
+  // A private /tmp first (the slot's own folder when given: what a process leaves there, a link
+  // among its outputs may point at): the project's code, bound below, may itself live under /tmp.
+  if (tmp) args.push('--bind', tmp, '/tmp');
+  else args.push('--perms', '1777', '--tmpfs', '/tmp');
   args.push('--dir', '/etc');
   for (const name of etcPieces) args.push(...bindSame(path.join('/etc', name)));
   // The project's code, unless it lies in a folder bound already or inside a hidden one.
@@ -190,11 +192,14 @@ export interface SandboxFolders {
   out: string;
   /** Host folders never visible inside, even where they lie under a bound folder. */
   hidden: string[];
+  /** Host folder seen (writable) at /tmp; a private tmpfs when not given. */
+  tmp?: string;
 }
 
 /** The argv that starts a shell (/bin/sh reading commands on stdin) in a new sandbox. */
 export function sandboxShellArgv(folders: SandboxFolders): string[] {
-  const args = [bwrapPath(), ...hostArgs(folders.hidden), '--ro-bind', folders.pfs, '/pfs'];
+  const args = [bwrapPath(), ...hostArgs(folders.hidden, folders.tmp)];
+  args.push('--ro-bind', folders.pfs, '/pfs');
   args.push('--bind', folders.out, '/pfs/out', '--clearenv', '--setenv', 'PATH', defaultPath);
   args.push(...identityArgs('/bin/sh'));
   return args;

@@ -1,3 +1,4 @@
+import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ShellSpec, SlotFolder } from './launcher.ts';
 import { slotEnv } from './datum-env.ts';
@@ -29,6 +30,17 @@ export interface SlotLaunch {
 }
 
 /**
+ * The folder a slot's sandbox sees as /tmp (made now, open to all as /tmp is): beside the slot's
+ * folder, which is emptied and made again between datums, it lasts for the job.
+ */
+function slotTmp(dirs: DatumDirs): string {
+  const tmp = `${dirs.root}-tmp`;
+  mkdirSync(tmp, { recursive: true });
+  chmodSync(tmp, 0o1777);
+  return tmp;
+}
+
+/**
  * The long-lived shell of a worker slot: in a sandbox that sees only the slot's /pfs (`hidden`:
  * the folders it must never see).
  */
@@ -38,7 +50,7 @@ export function slotShell(run: JobRun, dirs: DatumDirs, hidden: string[]): Shell
     : {
         key: dirs.root,
         sandboxed: true,
-        argv: sandboxShellArgv({ pfs: dirs.pfs, out: dirs.out, hidden }),
+        argv: sandboxShellArgv({ pfs: dirs.pfs, out: dirs.out, hidden, tmp: slotTmp(dirs) }),
       };
 }
 
@@ -56,6 +68,7 @@ export function slotLaunch(run: JobRun, dirs: DatumDirs, hidden: string[]): Slot
   const stdin = (list: string[]) => (list.length > 0 ? rewrite(list).join('\n') + '\n' : '');
   const slot = slotFolder(dirs, run.inputNames, run.slotToken);
   if (run.sandboxed) {
+    slot.tmp = slotTmp(dirs);
     if (runsAsRoot) slot.outOwner = sandboxUid;
     slot.linkInputs = true;
   }

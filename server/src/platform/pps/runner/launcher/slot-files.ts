@@ -348,19 +348,25 @@ async function hashFile(file: string): Promise<{ hash: string; size: number }> {
 
 /**
  * Where a link a sandboxed process made points on the host: its target read as the sandbox sees
- * it (`/pfs/…` is the slot's `pfs` folder), which must lie inside the slot's `pfs` folder —
- * never a file of the host the process could not see.
+ * it (`/pfs/…` is the slot's `pfs` folder, `/tmp/…` the slot's tmp folder), which must lie inside
+ * one of them — never a file of the host the process could not see.
  */
-function linkInsideSlot(link: string, pfs: string): string {
+function linkInsideSlot(link: string, pfs: string, tmp: string | undefined): string {
   const target = readlinkSync(link);
+  const under = (root: string) =>
+    target === root || target.startsWith(root + '/') ? target.slice(root.length) : null;
+  const inPfs = under('/pfs');
+  const inTmp = tmp ? under('/tmp') : null;
   const mapped =
-    target === '/pfs' || target.startsWith('/pfs/')
-      ? path.join(pfs, target.slice('/pfs'.length))
-      : path.resolve(path.dirname(link), target);
+    inPfs !== null
+      ? path.join(pfs, inPfs)
+      : inTmp !== null
+        ? path.join(tmp as string, inTmp)
+        : path.resolve(path.dirname(link), target);
   const real = realpathSync(mapped);
-  const root = realpathSync(pfs);
-  if (real !== root && !real.startsWith(root + path.sep))
-    throw new Error(`output ${path.basename(link)} is a link to outside /pfs`);
+  const roots = [pfs, ...(tmp ? [tmp] : [])].map((root) => realpathSync(root));
+  if (!roots.some((root) => real === root || real.startsWith(root + path.sep)))
+    throw new Error(`output ${path.basename(link)} is a link to outside /pfs and /tmp`);
   return real;
 }
 
@@ -374,6 +380,8 @@ export async function collect(spec: {
   stage: string;
   /** The slot's pfs folder, when a sandbox made the outputs. */
   sandboxPfs?: string;
+  /** The folder the sandbox sees as /tmp, when it has one. */
+  sandboxTmp?: string;
 }): Promise<{ outputs: OutputFile[]; outEmpty: boolean }> {
   if (!stages.has(spec.stage)) {
     mkdirSync(spec.stage, { recursive: true });
@@ -389,7 +397,7 @@ export async function collect(spec: {
       const full = path.join(dir, entry.name);
       const resolved =
         entry.isSymbolicLink() && spec.sandboxPfs !== undefined
-          ? linkInsideSlot(full, spec.sandboxPfs)
+          ? linkInsideSlot(full, spec.sandboxPfs, spec.sandboxTmp)
           : full;
       const info = entry.isSymbolicLink() ? statSync(resolved) : null;
       if (entry.isDirectory() || info?.isDirectory()) {
@@ -398,9 +406,10 @@ export async function collect(spec: {
       } else if (entry.isFile() || info?.isFile()) {
         // A link to a file becomes a copy of it: the staged file is what lands in the store
         // (a link to an input `emptyFiles` made empty: a copy of the input's bytes).
-        if (info) {
-          const source = emptied?.get(realpathSync(resolved)) ?? resolved;
-          await fsp.copyFile(source, `${full}.ivory-link`);
+        // (A file of a linked input folder is an input, emptied or not.)
+        const bytes = emptied ? emptied.get(realpathSync(resolved)) : undefined;
+        if (info || bytes) {
+          await fsp.copyFile(bytes ?? resolved, `${full}.ivory-link`);
           renameSync(`${full}.ivory-link`, full);
         }
         // A sandboxed process's file becomes the server's, read-only to others, before it is
