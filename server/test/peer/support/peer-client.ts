@@ -489,6 +489,11 @@ export class PeerClient {
       reprocess,
     });
   }
+  deleteJob(project: string, pipeline: string, id: string) {
+    return this.grpc.unary(pps_v2.API.method.deleteJob, {
+      job: { pipeline: { project: { name: project }, name: pipeline }, id },
+    });
+  }
   stopJob(project: string, pipeline: string, id: string) {
     return this.grpc.unary(pps_v2.API.method.stopJob, {
       job: { pipeline: { project: { name: project }, name: pipeline }, id },
