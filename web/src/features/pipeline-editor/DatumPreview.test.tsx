@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@ivory/api';
-import { ApiProvider } from '../../app/api-context.tsx';
+import { ApiProvider } from '../../data/api-context.tsx';
 import { createFakeApiClient } from '../../test/fake-api-client.ts';
 import { DatumPreview, inputOf } from './DatumPreview.tsx';
 

@@ -1,8 +1,8 @@
 import { Alert, Spin, Table, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { listDatumsForInput, type DatumInfo } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
-import { queryKeys } from '../../app/query-keys.ts';
+import { useApi } from '../../data/api-context.tsx';
+import { queryKeys } from '../../data/query-keys.ts';
 import { testIds } from '../../test-ids.ts';
 
 /** How many datums the preview lists (one more is asked for, to know there are more). */
