@@ -3,6 +3,7 @@ import { durationMs, type Duration } from '@bufbuild/protobuf/wkt';
 import { pps_v2 } from '@ivory/api/proto';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { invalidArgument } from '../../errors.ts';
+import { checkJsonDepth } from '../json-limits.ts';
 import { messageFromJson, safeNumber } from '../typed-method.ts';
 import type { WireObject } from '../wire.ts';
 import { validateName } from '../pfs/names.ts';
@@ -103,6 +104,7 @@ function schemaMessage(errors: ErrorObject[] | null | undefined): string {
 }
 
 export function parseJsonObject(text: string, what: string): WireObject {
+  checkJsonDepth(text, what);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
