@@ -101,6 +101,10 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
     }
   });
 
+  // A read that meets a damaged blob ends with an error; the damage is logged here (and Fsck
+  // reports it).
+  platform.blobs.onCorrupt = (hash, detail) =>
+    app.log.error({ blob: hash, detail }, 'a stored blob is damaged: its read was refused');
   registerErrorHandler(app);
   registerUnusedConnectionsClose(app);
   registerRequestLimits(app);
