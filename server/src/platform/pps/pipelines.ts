@@ -53,7 +53,7 @@ export class Pipelines {
     const checked = checkUserSpec(userSpec);
     const defaults = this.defaultsFor(specProject(checked));
     const effective = effectiveSpec(checked, defaults.cluster, defaults.project);
-    readPipelineSpec(effective);
+    readPipelineSpec(effective, { strict: true });
     return effective;
   }
 

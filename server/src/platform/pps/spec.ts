@@ -8,6 +8,7 @@ import { messageFromJson, safeNumber } from '../typed-method.ts';
 import type { WireObject } from '../wire.ts';
 import { validateName } from '../pfs/names.ts';
 import { defaultProject } from '../pfs/pfs-requests.ts';
+import { checkResources, type PipelineResources } from './resources.ts';
 import { defaultsSchema, pipelineSpecSchema } from './spec-schema.ts';
 
 /** Pipeline specs: parsing, validation (JSON Schema), defaults, and the typed view the runner uses. */
@@ -72,6 +73,8 @@ export interface PipelineSpec {
   salt: string;
   autoscaling: boolean;
   outputBranch: string;
+  /** resourceLimits / resourceRequests (resources.ts: what a datum may use). */
+  resources: PipelineResources;
 }
 
 /** Fields of a request that are instructions, not part of the stored spec. */
@@ -133,7 +136,7 @@ export function checkEffectiveSpec(effective: WireObject, what: string): void {
   if (!validateSpecSchema(effective))
     throw invalidArgument(`invalid ${what}: ${schemaMessage(validateSpecSchema.errors)}`);
   try {
-    readPipelineSpec(effective);
+    readPipelineSpec(effective, { strict: true });
   } catch (error) {
     throw invalidArgument(`invalid ${what}: ${(error as Error).message}`);
   }
@@ -191,6 +194,8 @@ const engineFields = [
   'salt',
   'autoscaling',
   'outputBranch',
+  'resourceLimits',
+  'resourceRequests',
 ] as const;
 
 /** A Duration in milliseconds (0 when unset). */
@@ -270,7 +275,10 @@ export function inputLeaves(input: InputSpec): (PfsInputSpec | CronInputSpec)[] 
  * engine reads are decoded as a pps_v2.CreatePipelineRequest (protobuf JSON, as pachd reads a
  * spec: snake_case or lowerCamelCase, int64 as numbers or strings, durations as "1.5s").
  */
-export function readPipelineSpec(spec: WireObject): PipelineSpec {
+export function readPipelineSpec(
+  spec: WireObject,
+  options: { strict?: boolean } = {},
+): PipelineSpec {
   const read: WireObject = {};
   for (const field of engineFields) if (spec[field] !== undefined) read[field] = spec[field];
   const request = messageFromJson(pps_v2.CreatePipelineRequestSchema, read);
@@ -322,5 +330,10 @@ export function readPipelineSpec(spec: WireObject): PipelineSpec {
     salt: request.salt,
     autoscaling: request.autoscaling,
     outputBranch: request.outputBranch || 'master',
+    resources: checkResources(
+      request.resourceLimits,
+      request.resourceRequests,
+      options.strict ?? false,
+    ),
   };
 }

@@ -12,6 +12,7 @@ import {
   type Stats,
 } from '../pps-store.ts';
 import type { RunnerContext, RunningJob } from './runner-context.ts';
+import { datumLimits } from '../resources.ts';
 import { sandboxShellArgv, sandboxUid } from './sandbox.ts';
 import { inputLeaves, type PipelineSpec } from '../spec.ts';
 import {
@@ -247,16 +248,23 @@ export class DatumLauncher {
 
   /** The long-lived shell of a worker slot: in a sandbox that sees only the slot's /pfs. */
   slotShell(run: JobRun, dirs: DatumDirs): ShellSpec {
+    // Its datums' limits (resources.ts): the pipeline's, clamped to today's maxima.
+    const { limits, requests } = run.spec.resources;
+    const datum = datumLimits(limits, requests, { clamp: true });
     return !run.sandboxed
-      ? { key: dirs.root, argv: ['/bin/sh'], sandboxed: false }
+      ? { key: dirs.root, argv: ['/bin/sh'], sandboxed: false, limits: datum }
       : {
           key: dirs.root,
           sandboxed: true,
-          argv: sandboxShellArgv({
-            inputs: run.inputNames.map((name) => [name, path.join(dirs.pfs, name)]),
-            out: dirs.out,
-            hidden: [this.c.o.dataDir, this.c.workDir],
-          }),
+          limits: datum,
+          argv: sandboxShellArgv(
+            {
+              inputs: run.inputNames.map((name) => [name, path.join(dirs.pfs, name)]),
+              out: dirs.out,
+              hidden: [this.c.o.dataDir, this.c.workDir],
+            },
+            { tmpBytes: datum.diskBytes },
+          ),
         };
   }
 
