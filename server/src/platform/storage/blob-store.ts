@@ -150,17 +150,29 @@ export class BlobWriter {
     return this.size;
   }
 
-  /** fsyncs the bytes and moves them to their content address (once per distinct content). */
+  /**
+   * fsyncs the bytes and moves them to their content address (once per distinct content). A
+   * failure (a full disk) removes the temp file before it is thrown: nothing is left behind.
+   */
   async finish(): Promise<StoredBlob> {
-    await Promise.all(this.inFlight);
-    this.throwIfFailed();
-    const hash = this.offThread
-      ? await this.finishOffThread(this.offThread)
-      : this.hasher.digest('hex');
+    let hash: string;
+    try {
+      await Promise.all(this.inFlight);
+      this.throwIfFailed();
+      hash = this.offThread ? await this.finishOffThread(this.offThread) : this.hasher.digest('hex');
+      await this.handle.sync();
+    } catch (error) {
+      await this.abort();
+      throw error;
+    }
     this.done = true;
-    await this.handle.sync();
-    await this.handle.close();
-    await this.store.adopt(this.tempPath, hash);
+    try {
+      await this.handle.close();
+      await this.store.adopt(this.tempPath, hash);
+    } catch (error) {
+      await rm(this.tempPath, { force: true });
+      throw error;
+    }
     return { hash, sizeBytes: this.size };
   }
 
