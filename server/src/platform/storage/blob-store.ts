@@ -159,7 +159,9 @@ export class BlobWriter {
     try {
       await Promise.all(this.inFlight);
       this.throwIfFailed();
-      hash = this.offThread ? await this.finishOffThread(this.offThread) : this.hasher.digest('hex');
+      hash = this.offThread
+        ? await this.finishOffThread(this.offThread)
+        : this.hasher.digest('hex');
       await this.handle.sync();
     } catch (error) {
       await this.abort();
