@@ -2,7 +2,7 @@ import { ApiError, Code } from '../../errors.ts';
 import { aroundStream } from '../message-runs.ts';
 import type { Method, MethodRegistry } from '../platform.ts';
 import { currentCaller, type Caller } from './caller.ts';
-import { listedView } from './listed-messages.ts';
+import { listedView, repoOfInfo } from './listed-messages.ts';
 import { METHOD_NEEDS, type CustomRule } from './method-permissions.ts';
 import { PipelineChecks, type RunCheck } from './pipeline-checks.ts';
 import {
@@ -137,15 +137,11 @@ export class Authorizer {
 
   /** A RepoInfo with `authInfo`: the caller's permissions and roles on that repo. */
   withAuthInfo(caller: Caller, message: unknown): unknown {
-    const [repo] = reposIn(message);
+    const repo = repoOfInfo(message);
     if (!repo || typeof message !== 'object' || message === null) return message;
-    const resource = repoResource(repo.project, repo.repo);
     return {
       ...message,
-      authInfo: {
-        permissions: [...this.bindings.permissionsOf(caller.principal, resource)].sort(),
-        roles: this.bindings.rolesOf(caller.principal, resource),
-      },
+      authInfo: this.bindings.authInfo(caller.principal, repoResource(repo.project, repo.repo)),
     };
   }
 

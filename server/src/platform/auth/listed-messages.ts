@@ -1,4 +1,10 @@
-import { reposIn, projectsIn, type RepoRef } from './request-resources.ts';
+import {
+  DEFAULT_PROJECT,
+  projectName,
+  projectsIn,
+  reposIn,
+  type RepoRef,
+} from './request-resources.ts';
 
 /** What a listing may show a caller: whether a repo (or a pipeline's jobs) may be read. */
 export interface ListingRights {
@@ -10,6 +16,13 @@ export interface ListingRights {
 type Json = Record<string, unknown>;
 const asObject = (value: unknown): Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
+
+/** The repo of a RepoInfo (its `repo`: `{name, project: {name}}`), read without a walk. */
+export function repoOfInfo(info: unknown): RepoRef | undefined {
+  const repo = asObject(asObject(info).repo);
+  if (typeof repo.name !== 'string' || !repo.name) return undefined;
+  return { project: projectName(repo.project) || DEFAULT_PROJECT, repo: repo.name };
+}
 
 /** The repo of a CommitInfo (its commit's), or of a commit. */
 const commitRepo = (info: unknown): RepoRef | undefined =>
@@ -28,6 +41,10 @@ const jobPipeline = (info: unknown): RepoRef | undefined =>
 export function listedView(method: string, message: unknown, rights: ListingRights): unknown {
   const body = asObject(message);
   switch (method) {
+    case 'pfs_v2.API/ListRepo': {
+      const ref = repoOfInfo(message);
+      return ref && rights.canRead(ref) ? message : null;
+    }
     case 'pfs_v2.API/ListCommitSet': {
       const commits = (Array.isArray(body.commits) ? body.commits : []).filter((info) => {
         const ref = commitRepo(info);

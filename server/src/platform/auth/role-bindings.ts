@@ -2,6 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../storage/database.ts';
 import { ALL_CLUSTER_USERS, CLUSTER, projectResource, roleNamed, type Resource } from './roles.ts';
 
+/** A principal's permissions and roles on a resource (auth_v2 AuthInfo). */
+export interface AuthInfo {
+  readonly permissions: readonly string[];
+  readonly roles: readonly string[];
+}
+
 /** principal → its roles on one resource (auth_v2.RoleBinding's entries). */
 export type Binding = Map<string, Set<string>>;
 
@@ -30,6 +36,7 @@ export class RoleBindings {
   private readonly permissions = new Map<string, Set<string>>();
   private readonly roles = new Map<string, string[]>();
   private readonly repoBindingIn = new Map<string, boolean>();
+  private readonly authInfos = new Map<string, AuthInfo>();
   private readonly selectBinding;
   private readonly selectRepoBinding;
   private readonly selectToken;
@@ -54,6 +61,7 @@ export class RoleBindings {
     this.permissions.clear();
     this.roles.clear();
     this.repoBindingIn.clear();
+    this.authInfos.clear();
   }
 
   /** Caches `value` under `key` in `cache`, emptying it first when it is full. */
@@ -157,6 +165,20 @@ export class RoleBindings {
   /** The principal's permissions on a resource (a copy: change it freely). */
   permissionsOf(principal: string, resource: Resource): Set<string> {
     return new Set(this.cachedPermissions(principal, resource));
+  }
+
+  /**
+   * A principal's permissions (sorted) and roles on a resource, as RepoInfo.authInfo carries
+   * them: one object per principal and resource until a binding changes (do not change it).
+   */
+  authInfo(principal: string, resource: Resource): AuthInfo {
+    const key = `${principal}\0${resource.type}\0${resource.name}`;
+    const known = this.authInfos.get(key);
+    if (known) return known;
+    return RoleBindings.keep(this.authInfos, key, {
+      permissions: [...this.cachedPermissions(principal, resource)].sort(),
+      roles: [...this.cachedRoles(principal, resource)],
+    });
   }
 
   /** Whether the principal holds `permission` on the resource (no copy made). */
