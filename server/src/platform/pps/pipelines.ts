@@ -60,7 +60,9 @@ export class Pipelines {
   effective(userSpec: WireObject): WireObject {
     const checked = checkUserSpec(userSpec);
     const defaults = this.defaultsFor(specProject(checked));
-    return effectiveSpec(checked, defaults.cluster, defaults.project);
+    const effective = effectiveSpec(checked, defaults.cluster, defaults.project);
+    readPipelineSpec(effective, { strict: true });
+    return effective;
   }
 
   /**

@@ -3,10 +3,12 @@ import { durationMs, type Duration } from '@bufbuild/protobuf/wkt';
 import { pps_v2 } from '@ivory/api/proto';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { invalidArgument } from '../../errors.ts';
+import { checkJsonDepth } from '../json-limits.ts';
 import { messageFromJson, safeNumber } from '../typed-method.ts';
 import type { WireObject } from '../wire.ts';
 import { validateName } from '../pfs/names.ts';
 import { defaultProject } from '../pfs/pfs-requests.ts';
+import { checkResources, type PipelineResources } from './resources.ts';
 import { defaultsSchema, pipelineSpecSchema } from './spec-schema.ts';
 import { validatePipeline, validatePipelineRequest } from './spec-validation.ts';
 
@@ -73,6 +75,8 @@ export interface PipelineSpec {
   salt: string;
   autoscaling: boolean;
   outputBranch: string;
+  /** resourceLimits / resourceRequests (resources.ts: what a datum may use). */
+  resources: PipelineResources;
 }
 
 /** Fields of a request that are instructions, not part of the stored spec. */
@@ -108,6 +112,7 @@ function schemaMessage(errors: ErrorObject[] | null | undefined): string {
 }
 
 export function parseJsonObject(text: string, what: string): WireObject {
+  checkJsonDepth(text, what);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -158,7 +163,7 @@ export function checkEffectiveSpec(effective: WireObject, what: string): void {
     const request = requestOf(effective);
     validatePipelineRequest(request);
     validatePipeline(request);
-    readPipelineSpec(effective);
+    readPipelineSpec(effective, { strict: true });
   } catch (error) {
     throw invalidArgument(`invalid ${what}: ${(error as Error).message}`);
   }
@@ -236,6 +241,8 @@ const engineFields = [
   'salt',
   'autoscaling',
   'outputBranch',
+  'resourceLimits',
+  'resourceRequests',
 ] as const;
 
 /** A Duration in milliseconds (0 when unset). */
@@ -352,7 +359,10 @@ export function inputLeaves(input: InputSpec): (PfsInputSpec | CronInputSpec)[] 
  * engine reads are decoded as a pps_v2.CreatePipelineRequest (protobuf JSON, as pachd reads a
  * spec: snake_case or lowerCamelCase, int64 as numbers or strings, durations as "1.5s").
  */
-export function readPipelineSpec(spec: WireObject): PipelineSpec {
+export function readPipelineSpec(
+  spec: WireObject,
+  options: { strict?: boolean } = {},
+): PipelineSpec {
   const read: WireObject = {};
   for (const field of engineFields) if (spec[field] !== undefined) read[field] = spec[field];
   const request = messageFromJson(pps_v2.CreatePipelineRequestSchema, read);
@@ -402,5 +412,10 @@ export function readPipelineSpec(spec: WireObject): PipelineSpec {
     salt: request.salt,
     autoscaling: request.autoscaling,
     outputBranch: request.outputBranch || 'master',
+    resources: checkResources(
+      request.resourceLimits,
+      request.resourceRequests,
+      options.strict ?? false,
+    ),
   };
 }

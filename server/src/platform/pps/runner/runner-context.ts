@@ -40,6 +40,12 @@ export type PipelineAuthority = (check: {
   /** Who created the job's pipeline version ('' when the platform did, or sign-in was off). */
   creator: string;
   inputs: { project: string; repo: string }[];
+  /** Repos it writes besides its output: its cron inputs' (the creator must write them). */
+  writes?: { project: string; repo: string }[];
+  /** Secrets it reads (the creator must still be allowed to). */
+  secrets?: string[];
+  /** Whether it writes its output now (a job: true, the default; a cron tick: false). */
+  output?: boolean;
 }) => string | null;
 
 export interface RunnerContext {

@@ -346,8 +346,8 @@ export class Runner implements RunnerContext {
   }
 
   /** A cron tick: a commit with a file named by the time (all earlier ones removed if overwrite). */
-  tick(leaf: CronInputSpec): Promise<void> {
-    return this.crons.tick(leaf);
+  tick(leaf: CronInputSpec, project: string, pipeline: string): Promise<void> {
+    return this.crons.tick(leaf, project, pipeline);
   }
 
   runCron(project: string, name: string): Promise<void> {

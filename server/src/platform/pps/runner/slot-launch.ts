@@ -1,8 +1,8 @@
-import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ShellSpec, SlotFolder } from './launcher.ts';
 import { slotEnv } from './datum-env.ts';
 import type { JobRun } from './job-datums.ts';
+import { datumLimits } from '../resources.ts';
 import { sandboxShellArgv, sandboxUid } from './sandbox.ts';
 import { rewritePfs, slotFolder, stageDir, type DatumDirs } from './worker.ts';
 
@@ -30,27 +30,24 @@ export interface SlotLaunch {
 }
 
 /**
- * The folder a slot's sandbox sees as /tmp (made now, open to all as /tmp is): beside the slot's
- * folder, which is emptied and made again between datums, it lasts for the job.
- */
-function slotTmp(dirs: DatumDirs): string {
-  const tmp = `${dirs.root}-tmp`;
-  mkdirSync(tmp, { recursive: true });
-  chmodSync(tmp, 0o1777);
-  return tmp;
-}
-
-/**
  * The long-lived shell of a worker slot: in a sandbox that sees only the slot's /pfs (`hidden`:
  * the folders it must never see).
  */
 export function slotShell(run: JobRun, dirs: DatumDirs, hidden: string[]): ShellSpec {
+  // Its datums' limits (resources.ts): the pipeline's, clamped to today's maxima. Its /tmp is a
+  // tmpfs of the disk limit's size, so an output link into /tmp cannot be followed from outside.
+  const { limits, requests } = run.spec.resources;
+  const datum = datumLimits(limits, requests, { clamp: true });
   return !run.sandboxed
-    ? { key: dirs.root, argv: ['/bin/sh'], sandboxed: false }
+    ? { key: dirs.root, argv: ['/bin/sh'], sandboxed: false, limits: datum }
     : {
         key: dirs.root,
         sandboxed: true,
-        argv: sandboxShellArgv({ pfs: dirs.pfs, out: dirs.out, hidden, tmp: slotTmp(dirs) }),
+        limits: datum,
+        argv: sandboxShellArgv(
+          { pfs: dirs.pfs, out: dirs.out, hidden },
+          { tmpBytes: datum.diskBytes },
+        ),
       };
 }
 
@@ -68,7 +65,6 @@ export function slotLaunch(run: JobRun, dirs: DatumDirs, hidden: string[]): Slot
   const stdin = (list: string[]) => (list.length > 0 ? rewrite(list).join('\n') + '\n' : '');
   const slot = slotFolder(dirs, run.inputNames, run.slotToken);
   if (run.sandboxed) {
-    slot.tmp = slotTmp(dirs);
     if (runsAsRoot) slot.outOwner = sandboxUid;
     slot.linkInputs = true;
   }

@@ -79,6 +79,8 @@ export function processResult(
   timeoutMs: number,
 ): ProcessResult {
   if (result.error) return { ok: false, reason: `cannot start ${command}: ${result.error}` };
+  // A limit broken fails it whatever its exit (a fork bomb's refused forks may go unnoticed).
+  if (result.limit) return { ok: false, reason: result.limit };
   if (result.killed) return { ok: false, reason: 'killed' };
   if (result.timedOut) return { ok: false, reason: `timed out after ${timeoutMs / 1000}s` };
   if (result.signal) return { ok: false, reason: `killed by ${result.signal}` };
