@@ -56,7 +56,7 @@ function ProjectHealth({ project }: { project: string }) {
       ? [CloseCircleOutlined, failed, 'failing', '#ff9c9c']
       : paused > 0
         ? [PauseCircleOutlined, paused, 'paused', '#f3c969']
-        : [CheckCircleOutlined, active, 'running', '#7ee2a0'];
+        : [CheckCircleOutlined, active, 'healthy', '#7ee2a0'];
   // Under 768 px the word is visually hidden (global.css): the icon and count remain.
   return (
     <span

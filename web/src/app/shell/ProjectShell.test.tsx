@@ -35,7 +35,7 @@ describe('ProjectShell header', () => {
     const header = await screen.findByTestId(testIds.appHeader, {}, { timeout: 10_000 });
 
     // The health keeps its count and its whole name (the word is only visually hidden).
-    expect(await within(header).findByTestId(testIds.projectHealth)).toHaveTextContent('2 running');
+    expect(await within(header).findByTestId(testIds.projectHealth)).toHaveTextContent('2 healthy');
     // Search is a button; the side navigation is not on the page.
     expect(within(header).queryByTestId(testIds.projectSearch)).toBeNull();
     expect(screen.queryByRole('navigation', { name: 'Project' })).toBeNull();

@@ -4,6 +4,7 @@ import { useLocation, useNavigate, useParams } from 'react-router';
 import { createPipelineV2, type ApiClient } from '@ivory/api';
 import { testIds } from '../../test-ids.ts';
 import { FullPageModal } from '../../ui/FullPageModal/index.ts';
+import { ConfirmModal } from '../../ui/Modal/index.ts';
 import { StatusBanner } from '../../ui/StatusBanner/index.ts';
 import { useToast } from '../../ui/Toast/index.ts';
 import { usePipeline } from '../pipelines/api.ts';
@@ -66,13 +67,19 @@ export function PipelineEditorScreen() {
   const [text, setText] = useState<string | null>(
     mode === 'create' ? newPipelineSpec(project) : null,
   );
+  // The spec as the editor opened it: typing away from it makes leaving ask first.
+  const [original, setOriginal] = useState<string | null>(text);
+  const [confirmingLeave, setConfirmingLeave] = useState(false);
   const [reprocess, setReprocess] = useState(false);
 
   useEffect(() => {
     if (text !== null || !existing.data) return;
     const user = prettyJson(existing.data.userSpecJson);
-    setText(mode === 'duplicate' ? duplicateSpec(user, pipelineId) : user);
+    const opened = mode === 'duplicate' ? duplicateSpec(user, pipelineId) : user;
+    setText(opened);
+    setOriginal(opened);
   }, [existing.data, mode, pipelineId, text]);
+  const dirty = text !== null && text !== original;
 
   const update = mode === 'update';
   const run = useCallback(
@@ -89,12 +96,17 @@ export function PipelineEditorScreen() {
         : `Duplicate ${pipelineId}`;
 
   // Back to where the user was; opened directly, to the lineage (the pipeline when there is one).
-  const cancel = () => {
+  const leave = () => {
     if (location.key !== 'default') navigate(-1);
     else
       navigate(
         mode === 'create' ? paths.lineage(project) : paths.lineagePipeline(project, pipelineId),
       );
+  };
+  // Escape, × and Cancel: a typed spec is not thrown away without asking.
+  const cancel = () => {
+    if (dirty) setConfirmingLeave(true);
+    else leave();
   };
 
   const onSubmit = () => {
@@ -189,6 +201,18 @@ export function PipelineEditorScreen() {
           </Col>
         </Row>
       </div>
+      <ConfirmModal
+        open={confirmingLeave}
+        title="Discard your changes?"
+        text="The spec you typed has not been submitted. Leaving the editor throws it away."
+        confirmText="Discard"
+        cancelText="Keep editing"
+        onCancel={() => setConfirmingLeave(false)}
+        onConfirm={() => {
+          setConfirmingLeave(false);
+          leave();
+        }}
+      />
     </FullPageModal>
   );
 }
