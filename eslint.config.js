@@ -33,4 +33,21 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'warn',
     },
   },
+  {
+    // Calls to the platform go through typed-call.ts (call, callOrNull, stream, collect), keyed by
+    // method name, so a request that does not match its generated type fails the typecheck.
+    files: ['web/src/**/*.{ts,tsx}', 'packages/api/src/**/*.ts'],
+    ignores: ['packages/api/src/client.ts', 'packages/api/src/typed-call.ts', '**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(unary|unaryOrNull|collect|stream)$/][arguments.1.type='Literal']",
+          message:
+            "An untyped platform call: use call/callOrNull/stream/collect from typed-call.ts with the method's 'service/Method' name.",
+        },
+      ],
+    },
+  },
 );

@@ -1,21 +1,20 @@
 import type { ApiClient } from './client.ts';
-import type { ClusterInfo } from './types/admin.ts';
 import type { EditMetadataRequest } from './types/metadata.ts';
-import type { Version } from './types/version.ts';
+import { call } from './typed-call.ts';
 
 export function getVersion(client: ApiClient, signal?: AbortSignal) {
-  return client.unary<Version>('versionpb_v2.API', 'GetVersion', {}, signal);
+  return call(client, 'versionpb_v2.API/GetVersion', {}, signal);
 }
 
 export function inspectCluster(client: ApiClient, currentProject?: string, signal?: AbortSignal) {
-  return client.unary<ClusterInfo>(
-    'admin_v2.API',
-    'InspectCluster',
+  return call(
+    client,
+    'admin_v2.API/InspectCluster',
     currentProject ? { currentProject: { name: currentProject } } : {},
     signal,
   );
 }
 
 export function editMetadata(client: ApiClient, request: EditMetadataRequest) {
-  return client.unary<object>('metadata.API', 'EditMetadata', request);
+  return call(client, 'metadata.API/EditMetadata', request);
 }

@@ -2,6 +2,7 @@ import type * as auth_v2 from './gen/auth_v2_pb.ts';
 import type { ApiClient } from './client.ts';
 import { ApiError, GrpcCode } from './errors.ts';
 import type { Wire } from './types/emitted.ts';
+import { call, callOrNull } from './typed-call.ts';
 
 /** auth_v2.Resource: the cluster, a project (`name`), or a repo (`<project>/<repo>`). */
 export interface AuthResource extends auth_v2.ResourceJson {
@@ -30,10 +31,10 @@ export async function authorize(
   signal?: AbortSignal,
 ): Promise<AuthorizeResponse | null> {
   try {
-    return await client.unaryOrNull<AuthorizeResponse>(
-      'auth_v2.API',
-      'Authorize',
-      { resource, permissions },
+    return await callOrNull(
+      client,
+      'auth_v2.API/Authorize',
+      { resource, permissions: [...permissions] },
       signal,
     );
   } catch (err) {
@@ -50,12 +51,7 @@ export async function getRoleBinding(
   signal?: AbortSignal,
 ): Promise<RoleBinding | null> {
   try {
-    const answer = await client.unaryOrNull<Wire<typeof auth_v2.GetRoleBindingResponseSchema>>(
-      'auth_v2.API',
-      'GetRoleBinding',
-      { resource },
-      signal,
-    );
+    const answer = await callOrNull(client, 'auth_v2.API/GetRoleBinding', { resource }, signal);
     return answer ? (answer.binding ?? { entries: {} }) : null;
   } catch (err) {
     if (authIsOff(err)) return null;
@@ -70,5 +66,5 @@ export function modifyRoleBinding(
   principal: string,
   roles: readonly string[],
 ) {
-  return client.unary<object>('auth_v2.API', 'ModifyRoleBinding', { resource, principal, roles });
+  return call(client, 'auth_v2.API/ModifyRoleBinding', { resource, principal, roles: [...roles] });
 }

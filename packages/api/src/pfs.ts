@@ -1,23 +1,16 @@
 import { base64ToBytes } from './base64.ts';
 import type { ApiClient } from './client.ts';
 import type {
-  BranchInfo,
-  Commit,
-  CommitInfo,
   CommitState,
-  DeleteRepoResponse,
-  DiffFileResponse,
   FileInfo,
   FindCommitsResponse,
   FsckResponse,
   ModifyFileOp,
   OriginKind,
-  ProjectInfo,
-  RepoInfo,
   RepoType,
   ReposSummary,
-  ReposSummaryResponse,
 } from './types/pfs.ts';
+import { call, callOrNull, collect, stream } from './typed-call.ts';
 
 export const PFS = 'pfs_v2.API';
 
@@ -60,23 +53,18 @@ function fileMessage(ref: FileRef) {
 // Projects
 
 export function listProjects(client: ApiClient, signal?: AbortSignal) {
-  return client.collect<ProjectInfo>(PFS, 'ListProject', {}, signal);
+  return collect(client, 'pfs_v2.API/ListProject', {}, signal);
 }
 
 export function inspectProject(client: ApiClient, project: string, signal?: AbortSignal) {
-  return client.unaryOrNull<ProjectInfo>(
-    PFS,
-    'InspectProject',
-    { project: { name: project } },
-    signal,
-  );
+  return callOrNull(client, 'pfs_v2.API/InspectProject', { project: { name: project } }, signal);
 }
 
 export function createProject(
   client: ApiClient,
   args: { project: string; description?: string; update?: boolean },
 ) {
-  return client.unary<object>(PFS, 'CreateProject', {
+  return call(client, 'pfs_v2.API/CreateProject', {
     project: { name: args.project },
     description: args.description ?? '',
     update: args.update ?? false,
@@ -84,13 +72,13 @@ export function createProject(
 }
 
 export function deleteProject(client: ApiClient, project: string, force = false) {
-  return client.unary<object>(PFS, 'DeleteProject', { project: { name: project }, force });
+  return call(client, 'pfs_v2.API/DeleteProject', { project: { name: project }, force });
 }
 
 export async function reposSummary(client: ApiClient, projects: string[], signal?: AbortSignal) {
-  const response = await client.unary<ReposSummaryResponse>(
-    PFS,
-    'ReposSummary',
+  const response = await call(
+    client,
+    'pfs_v2.API/ReposSummary',
     { projects: projects.map((name) => ({ name })) },
     signal,
   );
@@ -109,9 +97,9 @@ export function listRepos(
   },
   signal?: AbortSignal,
 ) {
-  return client.collect<RepoInfo>(
-    PFS,
-    'ListRepo',
+  return collect(
+    client,
+    'pfs_v2.API/ListRepo',
     {
       type: args.type ?? 'user',
       projects: args.projects.map((name) => ({ name })),
@@ -130,14 +118,14 @@ export function listRepos(
 }
 
 export function inspectRepo(client: ApiClient, ref: RepoRef, signal?: AbortSignal) {
-  return client.unaryOrNull<RepoInfo>(PFS, 'InspectRepo', { repo: repoMessage(ref) }, signal);
+  return callOrNull(client, 'pfs_v2.API/InspectRepo', { repo: repoMessage(ref) }, signal);
 }
 
 export function createRepo(
   client: ApiClient,
   args: RepoRef & { description?: string; update?: boolean },
 ) {
-  return client.unary<object>(PFS, 'CreateRepo', {
+  return call(client, 'pfs_v2.API/CreateRepo', {
     repo: repoMessage(args),
     description: args.description ?? '',
     update: args.update ?? false,
@@ -145,20 +133,20 @@ export function createRepo(
 }
 
 export function deleteRepo(client: ApiClient, ref: RepoRef, force = false) {
-  return client.unary<DeleteRepoResponse>(PFS, 'DeleteRepo', { repo: repoMessage(ref), force });
+  return call(client, 'pfs_v2.API/DeleteRepo', { repo: repoMessage(ref), force });
 }
 
 // Branches
 
 export function listBranches(client: ApiClient, ref: RepoRef, signal?: AbortSignal) {
-  return client.collect<BranchInfo>(PFS, 'ListBranch', { repo: repoMessage(ref) }, signal);
+  return collect(client, 'pfs_v2.API/ListBranch', { repo: repoMessage(ref) }, signal);
 }
 
 export function createBranch(client: ApiClient, args: BranchRef & { headCommitId?: string }) {
   const repo = repoMessage(args);
-  return client.unary<object>(PFS, 'CreateBranch', {
+  return call(client, 'pfs_v2.API/CreateBranch', {
     branch: { repo, name: args.branch },
-    head: args.headCommitId ? { repo, id: args.headCommitId } : null,
+    head: args.headCommitId ? { repo, id: args.headCommitId } : undefined,
   });
 }
 
@@ -175,12 +163,12 @@ export interface ListCommitsArgs extends RepoRef {
 }
 
 export function listCommits(client: ApiClient, args: ListCommitsArgs, signal?: AbortSignal) {
-  return client.collect<CommitInfo>(
-    PFS,
-    'ListCommit',
+  return collect(
+    client,
+    'pfs_v2.API/ListCommit',
     {
       repo: repoMessage(args),
-      to: args.to ? commitMessage(args.to) : null,
+      to: args.to ? commitMessage(args.to) : undefined,
       number: String(args.number ?? 0),
       reverse: args.reverse ?? false,
       all: args.all ?? false,
@@ -196,9 +184,9 @@ export function inspectCommit(
   wait?: CommitState,
   signal?: AbortSignal,
 ) {
-  return client.unaryOrNull<CommitInfo>(
-    PFS,
-    'InspectCommit',
+  return callOrNull(
+    client,
+    'pfs_v2.API/InspectCommit',
     { commit: commitMessage(ref), ...(wait ? { wait } : {}) },
     signal,
   );
@@ -209,9 +197,9 @@ export function startCommit(
   args: BranchRef & { description?: string; parentCommitId?: string },
 ) {
   const repo = repoMessage(args);
-  return client.unary<Commit>(PFS, 'StartCommit', {
+  return call(client, 'pfs_v2.API/StartCommit', {
     branch: { repo, name: args.branch },
-    parent: args.parentCommitId ? { repo, id: args.parentCommitId } : null,
+    parent: args.parentCommitId ? { repo, id: args.parentCommitId } : undefined,
     description: args.description ?? '',
   });
 }
@@ -221,7 +209,7 @@ export function finishCommit(
   ref: CommitRef,
   args: { description?: string; error?: string; force?: boolean } = {},
 ) {
-  return client.unary<object>(PFS, 'FinishCommit', {
+  return call(client, 'pfs_v2.API/FinishCommit', {
     commit: commitMessage(ref),
     description: args.description ?? '',
     error: args.error ?? '',
@@ -247,12 +235,12 @@ export async function listFilesPage(
   signal?: AbortSignal,
 ): Promise<FilesPage> {
   const commit = commitMessage(args);
-  const files = await client.collect<FileInfo>(
-    PFS,
-    'ListFile',
+  const files = await collect(
+    client,
+    'pfs_v2.API/ListFile',
     {
       file: { commit, path: args.path },
-      paginationMarker: args.marker ? { commit, path: args.marker } : null,
+      paginationMarker: args.marker ? { commit, path: args.marker } : undefined,
       number: String(args.number + 1),
     },
     signal,
@@ -263,7 +251,7 @@ export async function listFilesPage(
 }
 
 export function inspectFile(client: ApiClient, ref: FileRef, signal?: AbortSignal) {
-  return client.unaryOrNull<FileInfo>(PFS, 'InspectFile', { file: fileMessage(ref) }, signal);
+  return callOrNull(client, 'pfs_v2.API/InspectFile', { file: fileMessage(ref) }, signal);
 }
 
 export function globFile(
@@ -271,9 +259,9 @@ export function globFile(
   ref: CommitRef & { pattern: string },
   signal?: AbortSignal,
 ) {
-  return client.collect<FileInfo>(
-    PFS,
-    'GlobFile',
+  return collect(
+    client,
+    'pfs_v2.API/GlobFile',
     { commit: commitMessage(ref), pattern: ref.pattern },
     signal,
   );
@@ -284,9 +272,9 @@ export function walkFile(
   args: FileRef & { number?: number },
   signal?: AbortSignal,
 ) {
-  return client.collect<FileInfo>(
-    PFS,
-    'WalkFile',
+  return collect(
+    client,
+    'pfs_v2.API/WalkFile',
     { file: fileMessage(args), number: String(args.number ?? 0) },
     signal,
   );
@@ -297,12 +285,12 @@ export function diffFile(
   args: { newFile: FileRef; oldFile?: FileRef; shallow?: boolean },
   signal?: AbortSignal,
 ) {
-  return client.collect<DiffFileResponse>(
-    PFS,
-    'DiffFile',
+  return collect(
+    client,
+    'pfs_v2.API/DiffFile',
     {
       newFile: fileMessage(args.newFile),
-      oldFile: args.oldFile ? fileMessage(args.oldFile) : null,
+      oldFile: args.oldFile ? fileMessage(args.oldFile) : undefined,
       shallow: args.shallow ?? false,
     },
     signal,
@@ -316,13 +304,14 @@ export async function getFileBytes(
   signal?: AbortSignal,
 ): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
-  for await (const chunk of client.stream<string>(
-    PFS,
-    'GetFile',
+  for await (const chunk of stream(
+    client,
+    'pfs_v2.API/GetFile',
     { file: fileMessage(ref) },
     signal,
   )) {
-    chunks.push(base64ToBytes(chunk));
+    // A BytesValue's JSON form is its value alone: the chunk's base64 string.
+    chunks.push(base64ToBytes(chunk as unknown as string));
   }
   const bytes = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.length, 0));
   let offset = 0;
@@ -421,9 +410,9 @@ export function findCommits(
   args: { start: CommitRef; path: string; limit?: number },
   signal?: AbortSignal,
 ) {
-  return client.collect<FindCommitsLine>(
-    PFS,
-    'FindCommits',
+  return collect(
+    client,
+    'pfs_v2.API/FindCommits',
     { start: commitMessage(args.start), filePath: args.path, limit: args.limit ?? 0 },
     signal,
   );
@@ -434,7 +423,7 @@ export function findCommits(
  * needed when the commit has downstream commits (they are squashed too).
  */
 export function squashCommit(client: ApiClient, ref: CommitRef, recursive = false) {
-  return client.unary<object>(PFS, 'SquashCommit', { commit: commitMessage(ref), recursive });
+  return call(client, 'pfs_v2.API/SquashCommit', { commit: commitMessage(ref), recursive });
 }
 
 /**
@@ -442,15 +431,15 @@ export function squashCommit(client: ApiClient, ref: CommitRef, recursive = fals
  * was moves back to the parent. `recursive` drops its downstream commits too.
  */
 export function dropCommit(client: ApiClient, ref: CommitRef, recursive = false) {
-  return client.unary<object>(PFS, 'DropCommit', { commit: commitMessage(ref), recursive });
+  return call(client, 'pfs_v2.API/DropCommit', { commit: commitMessage(ref), recursive });
 }
 
 export function squashCommitSet(client: ApiClient, commitSetId: string) {
-  return client.unary<object>(PFS, 'SquashCommitSet', { commitSet: { id: commitSetId } });
+  return call(client, 'pfs_v2.API/SquashCommitSet', { commitSet: { id: commitSetId } });
 }
 
 export function dropCommitSet(client: ApiClient, commitSetId: string) {
-  return client.unary<object>(PFS, 'DropCommitSet', { commitSet: { id: commitSetId } });
+  return call(client, 'pfs_v2.API/DropCommitSet', { commitSet: { id: commitSetId } });
 }
 
 /** One Fsck line: a problem (`error`) or, with `fix`, a repair made (`fix`); the other is ''. */
@@ -458,5 +447,5 @@ export type FsckLine = FsckResponse;
 
 /** Fsck: checks every file's blob (and dangling uploads); a healthy store streams nothing. */
 export function fsck(client: ApiClient, args: { fix?: boolean } = {}, signal?: AbortSignal) {
-  return client.collect<FsckLine>(PFS, 'Fsck', { fix: args.fix ?? false }, signal);
+  return collect(client, 'pfs_v2.API/Fsck', { fix: args.fix ?? false }, signal);
 }

@@ -1,20 +1,7 @@
 import { bytesToBase64 } from './base64.ts';
 import type { ApiClient } from './client.ts';
-import type { CommitInfo } from './types/pfs.ts';
-import type {
-  CreatePipelineV2Response,
-  DatumInfo,
-  DatumState,
-  GetClusterDefaultsResponse,
-  GetProjectDefaultsResponse,
-  JobInfo,
-  JobSetInfo,
-  LogMessage,
-  PipelineInfo,
-  SecretInfo,
-  SecretInfos,
-  SetDefaultsResponse,
-} from './types/pps.ts';
+import type { DatumState } from './types/pps.ts';
+import { call, callOrNull, collect, stream, type RequestOf } from './typed-call.ts';
 
 export const PPS = 'pps_v2.API';
 
@@ -52,9 +39,9 @@ export function listPipelines(
   args: { projects: readonly string[]; history?: number; commitSetId?: string },
   signal?: AbortSignal,
 ) {
-  return client.collect<PipelineInfo>(
-    PPS,
-    'ListPipeline',
+  return collect(
+    client,
+    'pps_v2.API/ListPipeline',
     {
       projects: projectsMessage(args.projects),
       history: String(args.history ?? 0),
@@ -67,18 +54,18 @@ export function listPipelines(
 
 /** Every version of one pipeline, newest first. */
 export function listPipelineVersions(client: ApiClient, ref: PipelineRef, signal?: AbortSignal) {
-  return client.collect<PipelineInfo>(
-    PPS,
-    'ListPipeline',
+  return collect(
+    client,
+    'pps_v2.API/ListPipeline',
     { pipeline: pipelineMessage(ref), history: '-1', details: true },
     signal,
   );
 }
 
 export function inspectPipeline(client: ApiClient, ref: PipelineRef, signal?: AbortSignal) {
-  return client.unaryOrNull<PipelineInfo>(
-    PPS,
-    'InspectPipeline',
+  return callOrNull(
+    client,
+    'pps_v2.API/InspectPipeline',
     { pipeline: pipelineMessage(ref), details: true },
     signal,
   );
@@ -90,9 +77,9 @@ export async function createPipelineV2(
   args: { specJson: string; update?: boolean; reprocess?: boolean; dryRun?: boolean },
   signal?: AbortSignal,
 ) {
-  const response = await client.unary<CreatePipelineV2Response>(
-    PPS,
-    'CreatePipelineV2',
+  const response = await call(
+    client,
+    'pps_v2.API/CreatePipelineV2',
     {
       createPipelineRequestJson: args.specJson,
       update: args.update ?? false,
@@ -109,7 +96,7 @@ export function deletePipeline(
   ref: PipelineRef,
   options: { force?: boolean; keepRepo?: boolean } = {},
 ) {
-  return client.unary<object>(PPS, 'DeletePipeline', {
+  return call(client, 'pps_v2.API/DeletePipeline', {
     pipeline: pipelineMessage(ref),
     force: options.force ?? false,
     keepRepo: options.keepRepo ?? false,
@@ -118,20 +105,20 @@ export function deletePipeline(
 
 /** Resumes a paused pipeline. */
 export function startPipeline(client: ApiClient, ref: PipelineRef) {
-  return client.unary<object>(PPS, 'StartPipeline', { pipeline: pipelineMessage(ref) });
+  return call(client, 'pps_v2.API/StartPipeline', { pipeline: pipelineMessage(ref) });
 }
 
 /** Pauses a pipeline: input commits start no jobs until it is started again. */
 export function stopPipeline(client: ApiClient, ref: PipelineRef) {
-  return client.unary<object>(PPS, 'StopPipeline', { pipeline: pipelineMessage(ref) });
+  return call(client, 'pps_v2.API/StopPipeline', { pipeline: pipelineMessage(ref) });
 }
 
 export function rerunPipeline(client: ApiClient, ref: PipelineRef, reprocess = false) {
-  return client.unary<object>(PPS, 'RerunPipeline', { pipeline: pipelineMessage(ref), reprocess });
+  return call(client, 'pps_v2.API/RerunPipeline', { pipeline: pipelineMessage(ref), reprocess });
 }
 
 export function runCron(client: ApiClient, ref: PipelineRef) {
-  return client.unary<object>(PPS, 'RunCron', { pipeline: pipelineMessage(ref) });
+  return call(client, 'pps_v2.API/RunCron', { pipeline: pipelineMessage(ref) });
 }
 
 // Jobs
@@ -148,9 +135,9 @@ export function listJobs(
   },
   signal?: AbortSignal,
 ) {
-  return client.collect<JobInfo>(
-    PPS,
-    'ListJob',
+  return collect(
+    client,
+    'pps_v2.API/ListJob',
     {
       projects: projectsMessage(args.projects ?? []),
       ...(args.pipeline ? { pipeline: pipelineMessage(args.pipeline) } : {}),
@@ -168,9 +155,9 @@ export function listJobSets(
   args: { projects: readonly string[]; number?: number; details?: boolean },
   signal?: AbortSignal,
 ) {
-  return client.collect<JobSetInfo>(
-    PPS,
-    'ListJobSet',
+  return collect(
+    client,
+    'pps_v2.API/ListJobSet',
     {
       projects: projectsMessage(args.projects),
       details: args.details ?? false,
@@ -186,9 +173,9 @@ export function inspectJob(
   options: { details?: boolean; wait?: boolean } = {},
   signal?: AbortSignal,
 ) {
-  return client.unaryOrNull<JobInfo>(
-    PPS,
-    'InspectJob',
+  return callOrNull(
+    client,
+    'pps_v2.API/InspectJob',
     { job: jobMessage(ref), details: options.details ?? true, wait: options.wait ?? false },
     signal,
   );
@@ -201,9 +188,9 @@ export function inspectJobSet(
   options: { details?: boolean; wait?: boolean } = {},
   signal?: AbortSignal,
 ) {
-  return client.collect<JobInfo>(
-    PPS,
-    'InspectJobSet',
+  return collect(
+    client,
+    'pps_v2.API/InspectJobSet',
     { jobSet: { id: jobSetId }, details: options.details ?? false, wait: options.wait ?? false },
     signal,
   );
@@ -211,16 +198,16 @@ export function inspectJobSet(
 
 /** Live job updates of one pipeline: its unfinished jobs, then every change. */
 export function subscribeJobs(client: ApiClient, ref: PipelineRef, signal?: AbortSignal) {
-  return client.stream<JobInfo>(
-    PPS,
-    'SubscribeJob',
+  return stream(
+    client,
+    'pps_v2.API/SubscribeJob',
     { pipeline: pipelineMessage(ref), details: false },
     signal,
   );
 }
 
 export function stopJob(client: ApiClient, ref: JobRef, reason = '') {
-  return client.unary<object>(PPS, 'StopJob', { job: jobMessage(ref), reason });
+  return call(client, 'pps_v2.API/StopJob', { job: jobMessage(ref), reason });
 }
 
 // Datums
@@ -230,12 +217,12 @@ export function listDatums(
   args: JobRef & { states?: readonly DatumState[]; number?: number },
   signal?: AbortSignal,
 ) {
-  return client.collect<DatumInfo>(
-    PPS,
-    'ListDatum',
+  return collect(
+    client,
+    'pps_v2.API/ListDatum',
     {
       job: jobMessage(args),
-      ...(args.states && args.states.length > 0 ? { filter: { state: args.states } } : {}),
+      ...(args.states && args.states.length > 0 ? { filter: { state: [...args.states] } } : {}),
       number: String(args.number ?? 0),
     },
     signal,
@@ -248,20 +235,20 @@ export function listDatums(
  */
 export function listDatumsForInput(
   client: ApiClient,
-  input: unknown,
+  input: RequestOf<'pps_v2.API/ListDatum'>['input'],
   number: number,
   signal?: AbortSignal,
 ) {
-  return client.collect<DatumInfo>(PPS, 'ListDatum', { input, number: String(number) }, signal);
+  return collect(client, 'pps_v2.API/ListDatum', { input, number: String(number) }, signal);
 }
 
 export function inspectDatum(client: ApiClient, ref: DatumRef, signal?: AbortSignal) {
-  return client.unaryOrNull<DatumInfo>(PPS, 'InspectDatum', { datum: datumMessage(ref) }, signal);
+  return callOrNull(client, 'pps_v2.API/InspectDatum', { datum: datumMessage(ref) }, signal);
 }
 
 /** Restarts the failed datums of a job (all of them, or those named by id or input path). */
 export function restartDatum(client: ApiClient, ref: JobRef, dataFilters: string[] = []) {
-  return client.unary<object>(PPS, 'RestartDatum', { job: jobMessage(ref), dataFilters });
+  return call(client, 'pps_v2.API/RestartDatum', { job: jobMessage(ref), dataFilters });
 }
 
 // Logs
@@ -301,16 +288,16 @@ export function getLogsRequest(args: GetLogsArgs) {
 
 /** Log lines as a stream (`follow` keeps it open until the job ends or `signal` aborts). */
 export function streamLogs(client: ApiClient, args: GetLogsArgs, signal?: AbortSignal) {
-  return client.stream<LogMessage>(PPS, 'GetLogs', getLogsRequest(args), signal);
+  return stream(client, 'pps_v2.API/GetLogs', getLogsRequest(args), signal);
 }
 
 // Commit sets (global IDs)
 
 /** The commits of one global ID (InspectCommitSet), in every repo it touched. */
 export function inspectCommitSet(client: ApiClient, commitSetId: string, signal?: AbortSignal) {
-  return client.collect<CommitInfo>(
-    'pfs_v2.API',
-    'InspectCommitSet',
+  return collect(
+    client,
+    'pfs_v2.API/InspectCommitSet',
     { commitSet: { id: commitSetId }, wait: false },
     signal,
   );
@@ -336,33 +323,28 @@ export function createSecret(
   labels: Record<string, string> = {},
 ) {
   const manifest = JSON.stringify(secretManifest(name, values, labels));
-  return client.unary<object>(PPS, 'CreateSecret', {
+  return call(client, 'pps_v2.API/CreateSecret', {
     file: bytesToBase64(new TextEncoder().encode(manifest)),
   });
 }
 
 export async function listSecrets(client: ApiClient, signal?: AbortSignal) {
-  const response = await client.unary<SecretInfos>(PPS, 'ListSecret', {}, signal);
+  const response = await call(client, 'pps_v2.API/ListSecret', {}, signal);
   return response.secretInfo ?? [];
 }
 
 export function inspectSecret(client: ApiClient, name: string, signal?: AbortSignal) {
-  return client.unaryOrNull<SecretInfo>(PPS, 'InspectSecret', { secret: { name } }, signal);
+  return callOrNull(client, 'pps_v2.API/InspectSecret', { secret: { name } }, signal);
 }
 
 export function deleteSecret(client: ApiClient, name: string) {
-  return client.unary<object>(PPS, 'DeleteSecret', { secret: { name } });
+  return call(client, 'pps_v2.API/DeleteSecret', { secret: { name } });
 }
 
 // Defaults
 
 export async function getClusterDefaults(client: ApiClient, signal?: AbortSignal) {
-  const response = await client.unary<GetClusterDefaultsResponse>(
-    PPS,
-    'GetClusterDefaults',
-    {},
-    signal,
-  );
+  const response = await call(client, 'pps_v2.API/GetClusterDefaults', {}, signal);
   return response.clusterDefaultsJson;
 }
 
@@ -377,7 +359,7 @@ export async function setClusterDefaults(
   json: string,
   options: SetDefaultsOptions = {},
 ) {
-  const response = await client.unary<SetDefaultsResponse>(PPS, 'SetClusterDefaults', {
+  const response = await call(client, 'pps_v2.API/SetClusterDefaults', {
     clusterDefaultsJson: json,
     regenerate: options.regenerate ?? false,
     reprocess: options.reprocess ?? false,
@@ -387,12 +369,7 @@ export async function setClusterDefaults(
 }
 
 export function getProjectDefaults(client: ApiClient, project: string, signal?: AbortSignal) {
-  return client.unary<GetProjectDefaultsResponse>(
-    PPS,
-    'GetProjectDefaults',
-    { project: { name: project } },
-    signal,
-  );
+  return call(client, 'pps_v2.API/GetProjectDefaults', { project: { name: project } }, signal);
 }
 
 export async function setProjectDefaults(
@@ -401,7 +378,7 @@ export async function setProjectDefaults(
   json: string,
   options: SetDefaultsOptions = {},
 ) {
-  const response = await client.unary<SetDefaultsResponse>(PPS, 'SetProjectDefaults', {
+  const response = await call(client, 'pps_v2.API/SetProjectDefaults', {
     project: { name: project },
     projectDefaultsJson: json,
     regenerate: options.regenerate ?? false,

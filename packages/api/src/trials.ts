@@ -1,11 +1,6 @@
 import type { ApiClient } from './client.ts';
-import type {
-  CountTrialResponse,
-  FlowPluginInfo,
-  Trial,
-  TrialFilter,
-  TrialOrderBy,
-} from './types/trials.ts';
+import type { TrialFilter, TrialOrderBy } from './types/trials.ts';
+import { call, callOrNull, collect } from './typed-call.ts';
 
 export const TRIALS = 'omni_v1.API';
 
@@ -42,7 +37,7 @@ const queryMessage = (args: TrialQueryArgs) => ({
   ...(args.project ? { project: { name: args.project } } : {}),
   flow: args.flow ?? '',
   case: args.case ?? '',
-  filters: args.filters ?? [],
+  filters: [...(args.filters ?? [])],
   includeDeleted: args.includeDeleted ?? false,
 });
 
@@ -50,9 +45,9 @@ const trialRef = (id: string) => ({ trial: { id } });
 
 /** Starts the flow with the parameters; resolves with the new trial (PENDING or later). */
 export function createTrial(client: ApiClient, args: CreateTrialArgs, signal?: AbortSignal) {
-  return client.unary<Trial>(
-    TRIALS,
-    'CreateTrial',
+  return call(
+    client,
+    'omni_v1.API/CreateTrial',
     {
       project: { name: args.project },
       flow: args.flow,
@@ -67,17 +62,17 @@ export function createTrial(client: ApiClient, args: CreateTrialArgs, signal?: A
 }
 
 export function inspectTrial(client: ApiClient, id: string, signal?: AbortSignal) {
-  return client.unaryOrNull<Trial>(TRIALS, 'InspectTrial', trialRef(id), signal);
+  return callOrNull(client, 'omni_v1.API/InspectTrial', trialRef(id), signal);
 }
 
 /** One page of trials (or all, without pageSize); the next page's token is the last ID. */
 export function listTrials(client: ApiClient, args: ListTrialsArgs = {}, signal?: AbortSignal) {
-  return client.collect<Trial>(
-    TRIALS,
-    'ListTrial',
+  return collect(
+    client,
+    'omni_v1.API/ListTrial',
     {
       ...queryMessage(args),
-      orderBy: args.orderBy ?? [],
+      orderBy: [...(args.orderBy ?? [])],
       pageSize: String(args.pageSize ?? 0),
       pageIndex: String(args.pageIndex ?? 0),
       pageToken: args.pageToken ?? '',
@@ -91,12 +86,7 @@ export async function countTrials(
   args: TrialQueryArgs = {},
   signal?: AbortSignal,
 ): Promise<number> {
-  const response = await client.unary<CountTrialResponse>(
-    TRIALS,
-    'CountTrial',
-    queryMessage(args),
-    signal,
-  );
+  const response = await call(client, 'omni_v1.API/CountTrial', queryMessage(args), signal);
   return Number(response.count);
 }
 
@@ -107,16 +97,16 @@ export function updateTrial(
   changes: { description?: string; labels?: Record<string, string> },
   signal?: AbortSignal,
 ) {
-  return client.unary<Trial>(TRIALS, 'UpdateTrial', { ...trialRef(id), ...changes }, signal);
+  return call(client, 'omni_v1.API/UpdateTrial', { ...trialRef(id), ...changes }, signal);
 }
 
 export function deleteTrial(client: ApiClient, id: string, signal?: AbortSignal) {
-  return client.unary<object>(TRIALS, 'DeleteTrial', trialRef(id), signal);
+  return call(client, 'omni_v1.API/DeleteTrial', trialRef(id), signal);
 }
 
 /** A new trial with the same parameters, labels and description, linked by `rerunOf`. */
 export function rerunTrial(client: ApiClient, id: string, signal?: AbortSignal) {
-  return client.unary<Trial>(TRIALS, 'RerunTrial', trialRef(id), signal);
+  return call(client, 'omni_v1.API/RerunTrial', trialRef(id), signal);
 }
 
 export function inspectFlowPlugin(
@@ -124,9 +114,9 @@ export function inspectFlowPlugin(
   args: { project: string; flow: string },
   signal?: AbortSignal,
 ) {
-  return client.unaryOrNull<FlowPluginInfo>(
-    TRIALS,
-    'InspectFlowPlugin',
+  return callOrNull(
+    client,
+    'omni_v1.API/InspectFlowPlugin',
     { project: { name: args.project }, flow: args.flow },
     signal,
   );

@@ -1,15 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { Card, Table, Tag, Typography } from 'antd';
-import type { EdaTool, InspectEdaToolsResponse } from '@ivory/api';
+import type { EdaTool } from '@ivory/api';
 import { useApi } from '../../data/api-context.tsx';
+import { call } from '@ivory/api';
 
 /** The setup screen's list of the EDA tools this server can run. */
 export function EdaToolsCard() {
   const client = useApi();
   const tools = useQuery({
     queryKey: ['eda', 'tools'],
-    queryFn: ({ signal }) =>
-      client.unary<InspectEdaToolsResponse>('omni_v1.API', 'InspectEdaTools', {}, signal),
+    queryFn: ({ signal }) => call(client, 'omni_v1.API/InspectEdaTools', {}, signal),
   });
   return (
     <Card title="EDA tools on this server">

@@ -14,6 +14,10 @@ import {
   type PipelineInfo,
   type ProjectInfo,
   type RepoInfo,
+  type RequestOf,
+  type ResponseOf,
+  type ServerStreamPath,
+  collect,
 } from '@ivory/api';
 import { useApi } from '../../data/api-context.tsx';
 import { PPS_POLL_MS, queryKeys } from '../../data/query-keys.ts';
@@ -112,10 +116,9 @@ export function boltRepos(repos: readonly RepoInfo[], pipelineNames: Iterable<st
 
 /** The names of project eda's pipelines (none while the engine answers UNIMPLEMENTED). */
 async function edaPipelineNames(client: ApiClient, signal?: AbortSignal): Promise<string[]> {
-  const pipelines = await collectOrEmpty<PipelineSummary>(
+  const pipelines = await collectOrEmpty(
     client,
-    'pps_v2.API',
-    'ListPipeline',
+    'pps_v2.API/ListPipeline',
     { projects: [{ name: EDA_PROJECT }], details: false },
     signal,
   );
@@ -160,15 +163,14 @@ export type PipelineSummary = PipelineInfo;
 export type JobSummary = JobInfo;
 
 /** A stream that answers UNIMPLEMENTED (the engine is not there yet) reads as empty. */
-async function collectOrEmpty<T>(
+async function collectOrEmpty<P extends ServerStreamPath>(
   client: ApiClient,
-  service: string,
-  method: string,
-  body: unknown,
+  path: P,
+  body: RequestOf<P>,
   signal?: AbortSignal,
-): Promise<{ items: T[]; available: boolean }> {
+): Promise<{ items: ResponseOf<P>[]; available: boolean }> {
   try {
-    return { items: await client.collect<T>(service, method, body, signal), available: true };
+    return { items: await collect(client, path, body, signal), available: true };
   } catch (error) {
     if (error instanceof ApiError && error.code === UNIMPLEMENTED) {
       return { items: [], available: false };
@@ -182,10 +184,9 @@ export function usePipelines() {
   return useQuery({
     queryKey: edaKeys.pipelines(),
     queryFn: ({ signal }) =>
-      collectOrEmpty<PipelineSummary>(
+      collectOrEmpty(
         client,
-        'pps_v2.API',
-        'ListPipeline',
+        'pps_v2.API/ListPipeline',
         { projects: [{ name: EDA_PROJECT }], details: true },
         signal,
       ),
@@ -198,10 +199,9 @@ export function useJobs() {
   return useQuery({
     queryKey: edaKeys.jobs(),
     queryFn: ({ signal }) =>
-      collectOrEmpty<JobSummary>(
+      collectOrEmpty(
         client,
-        'pps_v2.API',
-        'ListJob',
+        'pps_v2.API/ListJob',
         { projects: [{ name: EDA_PROJECT }], details: false },
         signal,
       ),

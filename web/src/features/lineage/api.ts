@@ -7,6 +7,7 @@ import {
   listJobs,
   type ApiClient,
   type PipelineInfo,
+  collect,
 } from '@ivory/api';
 import { useApi } from '../../data/api-context.tsx';
 import { PPS_POLL_MS, queryKeys } from '../../data/query-keys.ts';
@@ -27,9 +28,9 @@ export const PROBE_PIPELINES = 4;
 
 /** ListPipeline's first page in RECENT order: the most recently changed pipelines. */
 function recentPipelines(client: ApiClient, project: string, signal?: AbortSignal) {
-  return client.collect<PipelineInfo>(
-    'pps_v2.API',
-    'ListPipeline',
+  return collect(
+    client,
+    'pps_v2.API/ListPipeline',
     {
       projects: [{ name: project }],
       history: '0',

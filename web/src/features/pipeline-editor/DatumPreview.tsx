@@ -1,6 +1,6 @@
 import { Alert, Spin, Table, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { listDatumsForInput, type DatumInfo } from '@ivory/api';
+import { listDatumsForInput, type DatumInfo, type RequestOf } from '@ivory/api';
 import { useApi } from '../../data/api-context.tsx';
 import { queryKeys } from '../../data/query-keys.ts';
 import { testIds } from '../../test-ids.ts';
@@ -35,7 +35,12 @@ export function DatumPreview({ effective }: { effective: string }) {
   const preview = useQuery({
     queryKey: queryKeys.datumPreview(inputJson),
     queryFn: ({ signal }) =>
-      listDatumsForInput(client, JSON.parse(inputJson) as unknown, PREVIEW_DATUMS + 1, signal),
+      listDatumsForInput(
+        client,
+        JSON.parse(inputJson) as RequestOf<'pps_v2.API/ListDatum'>['input'],
+        PREVIEW_DATUMS + 1,
+        signal,
+      ),
     enabled: inputJson !== '',
     retry: false,
     staleTime: 5_000,

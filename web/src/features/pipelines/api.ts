@@ -4,13 +4,13 @@ import {
   inspectPipeline,
   listJobs,
   listPipelines,
-  PPS,
   rerunPipeline,
   runCron,
   startPipeline,
   stopPipeline,
   type PipelineInfo,
   type PipelineRef,
+  collect,
 } from '@ivory/api';
 import { useApi } from '../../data/api-context.tsx';
 import { PPS_POLL_MS, queryKeys } from '../../data/query-keys.ts';
@@ -39,9 +39,9 @@ export function usePipelinePage(project: string, pageIndex: number, enabled = tr
   return useQuery({
     queryKey: [...queryKeys.pipelines(project), '@page', PIPELINE_PAGE_SIZE, pageIndex] as const,
     queryFn: ({ signal }) =>
-      client.collect<PipelineInfo>(
-        PPS,
-        'ListPipeline',
+      collect(
+        client,
+        'pps_v2.API/ListPipeline',
         {
           projects: [{ name: project }],
           history: '0',

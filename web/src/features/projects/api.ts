@@ -7,7 +7,7 @@ import {
   reposSummary,
   type ApiClient,
   type PipelinesSummary,
-  type PipelinesSummaryResponse,
+  call,
 } from '@ivory/api';
 import { useApi } from '../../data/api-context.tsx';
 import { queryKeys } from '../../data/query-keys.ts';
@@ -41,9 +41,9 @@ export async function pipelinesSummary(
   signal?: AbortSignal,
 ): Promise<PipelinesSummary[] | null> {
   try {
-    const response = await client.unary<PipelinesSummaryResponse>(
-      'pps_v2.API',
-      'PipelinesSummary',
+    const response = await call(
+      client,
+      'pps_v2.API/PipelinesSummary',
       { projects: projects.map((name) => ({ name })) },
       signal,
     );

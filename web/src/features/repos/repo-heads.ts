@@ -2,11 +2,10 @@ import {
   ApiError,
   GrpcCode,
   listCommits,
-  PFS,
   repoMessage,
   type ApiClient,
   type CommitInfo,
-  type RepoHead,
+  collect,
 } from '@ivory/api';
 
 /** The most repos one ListRepoHeads call names (the platform's limit is 1,000). */
@@ -49,7 +48,7 @@ async function send(client: ApiClient, project: string, batch: Waiting[]): Promi
   try {
     const heads = new Map<string, CommitInfo | null>();
     for (let start = 0; start < names.length; start += MAX_BATCH) {
-      const lines = await client.collect<RepoHead>(PFS, 'ListRepoHeads', {
+      const lines = await collect(client, 'pfs_v2.API/ListRepoHeads', {
         repos: names.slice(start, start + MAX_BATCH).map((repo) => repoMessage({ project, repo })),
       });
       for (const line of lines) if (line.repo) heads.set(line.repo.name, line.head ?? null);
