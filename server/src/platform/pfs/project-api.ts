@@ -1,10 +1,12 @@
 // The project methods of pfs_v2.API: create, inspect, list and delete projects, and the
 // per-project repo summaries.
 import { pfs_v2 } from '@ivory/api/proto';
+import { failedPrecondition } from '../../errors.ts';
 import { int64 } from '../wire.ts';
 import { typedStream, typedUnary } from '../typed-method.ts';
 import type { PfsApiContext } from './pfs-api-context.ts';
 import { projectNameOf, projectPickerNamesOrAll } from './pfs-refs.ts';
+import { repoLabel } from './pfs-store-repos.ts';
 
 /** Registers the project methods of pfs_v2.API. */
 export function registerProjectApi(api: PfsApiContext): void {
@@ -45,7 +47,17 @@ export function registerProjectApi(api: PfsApiContext): void {
   add(
     'DeleteProject',
     typedUnary(pfs_v2.DeleteProjectRequestSchema, async (req) => {
-      store.deleteProject(projectNameOf(req.project), req.force);
+      // As pachd: never with repos in it, `force` or not (delete them first).
+      const name = projectNameOf(req.project);
+      store.getProject(name);
+      const repos = store.listRepos({ type: null, projects: [name] });
+      if (repos.length > 0)
+        throw failedPrecondition(
+          `cannot delete project ${name}: ${repos
+            .map((repo) => `repo ${repoLabel(repo)} still exists`)
+            .join('\n')}`,
+        );
+      store.deleteProject(name, false);
       return {};
     }),
   );
