@@ -12,7 +12,7 @@ import {
 import '@xyflow/react/dist/style.css';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { testIds } from '../../test-ids.ts';
-import { useColorMode } from '../../app/color-mode.tsx';
+import { useColorMode } from '../../ui/theme/color-mode.tsx';
 import {
   GraphViewContext,
   nodeLook,

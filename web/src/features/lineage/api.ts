@@ -8,8 +8,8 @@ import {
   type ApiClient,
   type PipelineInfo,
 } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
-import { PPS_POLL_MS, queryKeys } from '../../app/query-keys.ts';
+import { useApi } from '../../data/api-context.tsx';
+import { PPS_POLL_MS, queryKeys } from '../../data/query-keys.ts';
 import { pipelinesSummary } from '../projects/api.ts';
 import {
   mergePipelines,

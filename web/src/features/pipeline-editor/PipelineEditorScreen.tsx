@@ -10,6 +10,7 @@ import { usePipeline } from '../pipelines/api.ts';
 import { paths } from '../pipelines/paths.ts';
 import { prettyJson } from '../pipelines/pretty-json.ts';
 import { usePipelineSpecSchema, useSubmitPipeline } from './api.ts';
+import { DatumPreview } from './DatumPreview.tsx';
 import { ProblemList } from './ProblemList.tsx';
 import { useDryRun } from './useDryRun.ts';
 
@@ -47,7 +48,10 @@ export function duplicateSpec(userSpecJson: string, name: string): string {
   }
 }
 
-/** Create, update or duplicate a pipeline from its JSON spec, checked by dry runs as you type. */
+/**
+ * Create, update or duplicate a pipeline from its JSON spec, checked by dry runs as you type; the
+ * datums its input would make are listed before it is created (DatumPreview).
+ */
 export function PipelineEditorScreen() {
   const params = useParams();
   const project = params.projectId ?? '';
@@ -181,6 +185,7 @@ export function PipelineEditorScreen() {
             >
               {prettyJson(dryRun.effective)}
             </pre>
+            {dryRun.effective ? <DatumPreview effective={dryRun.effective} /> : null}
           </Col>
         </Row>
       </div>

@@ -12,8 +12,8 @@ import {
   type PipelineInfo,
   type PipelineRef,
 } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
-import { PPS_POLL_MS, queryKeys } from '../../app/query-keys.ts';
+import { useApi } from '../../data/api-context.tsx';
+import { PPS_POLL_MS, queryKeys } from '../../data/query-keys.ts';
 
 /** The project's pipelines (current versions), polled for state changes. */
 export function usePipelines(project: string, options: { poll?: boolean; enabled?: boolean } = {}) {

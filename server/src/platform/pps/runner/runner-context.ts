@@ -5,10 +5,11 @@ import type { LogStore } from '../logs.ts';
 import type { JobRow, JobState, PpsStore } from '../pps-store.ts';
 import type { SecretStore } from '../secrets.ts';
 import type { PipelineSpec } from '../spec.ts';
+import type { WorkerSlots } from './worker-slots.ts';
 
 /**
  * What the runner's parts share: job scheduling (runner.ts), running a job (job-run.ts),
- * launching datums (datum-launch.ts), output staging and ending jobs (job-output.ts) and cron
+ * launching datums (datum-launch.ts, with job-datums.ts, datum-env.ts and slot-launch.ts), output staging and ending jobs (job-output.ts) and cron
  * ticks (cron-schedule.ts). The Runner is the context.
  */
 
@@ -44,6 +45,8 @@ export type PipelineAuthority = (check: {
 export interface RunnerContext {
   readonly o: RunnerOptions;
   readonly launcher: Launcher;
+  /** What each worker slot of a running job is doing (worker status, RestartDatum). */
+  readonly workers: WorkerSlots;
   /** `<dataDir>/work`: the jobs' folders. */
   readonly workDir: string;
   /** Whether sign-in is on: then pipelines never run without a sandbox. */

@@ -149,8 +149,9 @@ function onExit(shellEntry: ShellEntry, code: number | null, signal: string | nu
   }
   entry.phase = 'collecting';
   const collectStarted = performance.now();
-  const sandboxPfs = request.shell?.sandboxed ? slot?.pfs : undefined;
-  collect({ ...request.collect, sandboxPfs }).then(
+  const sandboxed = request.shell?.sandboxed;
+  const sandboxPfs = sandboxed ? slot?.pfs : undefined;
+  collect({ ...request.collect, sandboxPfs, sandboxTmp: sandboxed ? slot?.tmp : undefined }).then(
     ({ outputs, outEmpty }) => {
       try {
         if (slot) resetSlot(slot, outEmpty);

@@ -41,6 +41,11 @@ export interface SlotFolder {
   trash: string;
   /** Differs between job runs, so a new run never trusts a folder an earlier one left. */
   token: string;
+  /**
+   * The host folder its sandbox sees as /tmp, when it has one: an output that is a link into /tmp
+   * is read from there.
+   */
+  tmp?: string;
   /** Made the owner of `out` (uid = gid) when set: the sandbox's unprivileged user. */
   outOwner?: number;
   /**
@@ -58,6 +63,11 @@ export interface PrepareSpec {
   copies: [string, string, number][];
   /** Created empty. */
   empties: string[];
+  /**
+   * [target, blob]: an `emptyFiles` input's file, created empty, whose bytes are the blob's: an
+   * output that is a link to it lands with those bytes (as in pachd), not empty.
+   */
+  emptied?: [string, string][];
 }
 
 /** What a request asks for, as sent (the server's LaunchRequest without its callbacks). */
