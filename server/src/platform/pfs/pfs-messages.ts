@@ -152,11 +152,11 @@ export class PfsMessages {
   private lastCommitted: string | null = null;
 }
 
-export interface CommitMessage {
+export type CommitMessage = {
   repo: ReturnType<PfsMessages['repo']>;
   id: string;
   branch: ReturnType<PfsMessages['branch']> | null;
-}
+};
 export type FileInfoMessage = ReturnType<PfsMessages['fileInfo']>;
 
 function parseMap(json: string): Record<string, string> {

@@ -430,12 +430,6 @@ export class PeerClient {
       projects: projects.map((name) => ({ picker: { case: 'name' as const, value: name } })),
     });
   }
-  setProjectDefaults(project: string, projectDefaultsJson: string) {
-    return this.grpc.unary(pps_v2.API.method.setProjectDefaults, {
-      project: { name: project },
-      projectDefaultsJson,
-    });
-  }
 
   // ---- pipelines and jobs ----------------------------------------------------------------------
 
