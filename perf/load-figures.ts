@@ -41,7 +41,6 @@ const server = await startServerProcess();
 let failures = 0;
 try {
   const url = server.url;
-  await call(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
   for (let i = 0; i < REPOS; i++) {
     const name = i === 0 ? 'load' : `repo${i}`;
     await call(url, 'pfs_v2.API/CreateRepo', { repo: repoRef(name) });

@@ -325,8 +325,8 @@ export const migrations: readonly Migration[] = [
   // content hash of each blob; an open commit's pending validation error (a file / folder
   // collision, one path from two datums), which it finishes with, and its revision (counts its
   // file writes: an append computed from its files lands only if they did not change meanwhile);
-  // and the project "default",
-  // which a new cluster starts with (`fresh_database` tells the demo seed the data is new).
+  // and the project "default", which a new cluster starts with, every signed-in user a writer
+  // in it (`fresh_database` tells the demo seed the data is new).
   (db) => {
     db.exec(`
       ALTER TABLE files ADD COLUMN datum TEXT NOT NULL DEFAULT '';
@@ -340,6 +340,10 @@ export const migrations: readonly Migration[] = [
       db.prepare(
         "INSERT INTO projects (name, description, created_at) VALUES ('default', '', ?)",
       ).run(Date.now());
+      // Every signed-in user may write in it, as pachd grants when auth is activated.
+      db.prepare(
+        "INSERT OR IGNORE INTO role_bindings VALUES ('PROJECT', 'default', 'allClusterUsers', 'projectWriter')",
+      ).run();
       db.prepare(
         "INSERT OR REPLACE INTO settings (key, value) VALUES ('fresh_database', '1')",
       ).run();

@@ -346,10 +346,12 @@ export class PeerClient {
       reverse: true,
     });
   }
+  /** SubscribeCommit's messages as they come; `signal` (or leaving the loop) cancels it. */
   subscribeCommit(
     request: Omit<MessageInitShape<typeof pfs_v2.SubscribeCommitRequestSchema>, '$typeName'>,
+    signal?: AbortSignal,
   ) {
-    return this.grpc.eachMessage(pfs_v2.API.method.subscribeCommit, request);
+    return this.grpc.eachMessage(pfs_v2.API.method.subscribeCommit, request, signal);
   }
   squashCommit(target: Commit, recursive = false) {
     return this.grpc.unary(pfs_v2.API.method.squashCommit, { commit: target, recursive });

@@ -77,9 +77,6 @@ export async function withFreshServer<T>(
   const server = await startTestServer({ grpc: { port: 0, optional: false }, ...config });
   const client = peerClient(`127.0.0.1:${server.server.grpc!.port}`);
   try {
-    await client.createProject('default').catch((error: { code?: number }) => {
-      if (error.code !== 6) throw error;
-    });
     return await test(client);
   } finally {
     client.close();
