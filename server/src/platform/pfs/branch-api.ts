@@ -43,10 +43,17 @@ export function registerBranchApi(api: PfsApiContext): void {
   add(
     'ListBranch',
     typedStream(pfs_v2.ListBranchRequestSchema, async function* (req) {
-      const repo = store.getRepo(repoRefOf(req.repo));
-      const branches = store.listBranches(repo);
+      const ref = repoRefOf(req.repo);
+      // A repo without a name: the branches of every repo of the project, newest first.
+      const repos = ref.name
+        ? [store.getRepo(ref)]
+        : store.listRepos({ type: null, projects: [ref.project] });
+      const branches = repos.flatMap((repo) =>
+        store.listBranches(repo).map((branch) => ({ repo, branch })),
+      );
+      if (repos.length > 1) branches.sort((a, b) => b.branch.created_at - a.branch.created_at);
       if (req.reverse) branches.reverse();
-      for (const branch of branches) yield messages.branchInfo(repo, branch);
+      for (const { repo, branch } of branches) yield messages.branchInfo(repo, branch);
     }),
   );
 

@@ -89,8 +89,9 @@ export function registerCommitApi(api: PfsApiContext): void {
       const from = namesCommitOf(req.from)
         ? resolveCommitRef(store, commitRefOf(req.from, repoRef)).commit
         : null;
-      // Without a repo of its own the listing is of the commits' repo (pachd reads it the same).
-      const repo = repoRef.name ? store.getRepo(repoRef) : (to?.repo ?? store.getRepo(repoRef));
+      // Without a repo of its own the listing is of the commits' repo (pachd reads it the same),
+      // or, with neither, of every repo.
+      const repo = repoRef.name ? store.getRepo(repoRef) : (to?.repo ?? null);
       const originKind = enumName(originKinds, req.originKind, 'originKind');
       const number = safeNumber(req.number, 'number');
       const reverse = req.reverse;

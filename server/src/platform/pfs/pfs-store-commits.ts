@@ -405,8 +405,9 @@ export class PfsCommitStore extends PfsRepoStore {
    * rowid `after` (exclusive, in the listing's direction), created after `from` (exclusive) and
    * of one origin when given.
    */
+  /** A page of a repo's commits by rowid (`repo` null: every repo's, as pachd's ListCommit). */
   repoCommitsPage(
-    repo: RepoRow,
+    repo: RepoRow | null,
     options: {
       after: number | null;
       from: number | null;
@@ -415,8 +416,8 @@ export class PfsCommitStore extends PfsRepoStore {
       limit: number;
     },
   ): CommitRow[] {
-    const clauses = ['repo_id = ?'];
-    const params: unknown[] = [repo.id];
+    const clauses = repo ? ['repo_id = ?'] : ['1'];
+    const params: unknown[] = repo ? [repo.id] : [];
     if (options.from !== null) {
       clauses.push('rowid > ?');
       params.push(options.from);

@@ -4,7 +4,10 @@ import { pfs_v2 } from '@ivory/api/proto';
 import { failedPrecondition } from '../../errors.ts';
 import { int64 } from '../wire.ts';
 import { typedStream, typedUnary } from '../typed-method.ts';
+import type { MethodRegistry } from '../platform.ts';
 import type { PfsApiContext } from './pfs-api-context.ts';
+import type { PfsMessages } from './pfs-messages.ts';
+import type { PfsStore } from './pfs-store.ts';
 import { projectNameOf, projectPickerNamesOrAll } from './pfs-refs.ts';
 import { repoLabel } from './pfs-store-repos.ts';
 
@@ -24,16 +27,6 @@ export function registerProjectApi(api: PfsApiContext): void {
     'InspectProject',
     typedUnary(pfs_v2.InspectProjectRequestSchema, async (req) => {
       return messages.projectInfo(store.getProject(projectNameOf(req.project)));
-    }),
-  );
-
-  add(
-    'InspectProjectV2',
-    typedUnary(pfs_v2.InspectProjectV2RequestSchema, async (req) => {
-      return {
-        info: messages.projectInfo(store.getProject(projectNameOf(req.project))),
-        defaultsJson: '{}',
-      };
     }),
   );
 
@@ -78,6 +71,26 @@ export function registerProjectApi(api: PfsApiContext): void {
             sizeBytes: int64(repos.reduce((total, repo) => total + store.repoSize(repo), 0)),
           };
         }),
+      };
+    }),
+  );
+}
+
+/**
+ * InspectProjectV2: the project and its pipeline defaults as set (pps's SetProjectDefaults; "{}"
+ * when none). Registered once pps is open, which keeps the defaults.
+ */
+export function registerInspectProjectV2(
+  methods: MethodRegistry,
+  deps: { store: PfsStore; messages: PfsMessages; projectDefaults: (project: string) => string },
+): void {
+  methods.set(
+    'pfs_v2.API/InspectProjectV2',
+    typedUnary(pfs_v2.InspectProjectV2RequestSchema, async (req) => {
+      const project = deps.store.getProject(projectNameOf(req.project));
+      return {
+        info: deps.messages.projectInfo(project),
+        defaultsJson: deps.projectDefaults(project.name),
       };
     }),
   );
