@@ -65,7 +65,9 @@ export const demoPipelines = [
 ];
 
 export async function seedDemo(pfs: PfsStore, blobs: BlobStore, pps?: Pps): Promise<boolean> {
-  if (pfs.listProjects().length > 0) return false;
+  // Only into a new, still empty data folder (the project "default" it starts with aside).
+  if (!pfs.isFreshDatabase()) return false;
+  pfs.clearFreshDatabase();
 
   async function land(
     repo: RepoRow,
@@ -84,7 +86,7 @@ export async function seedDemo(pfs: PfsStore, blobs: BlobStore, pps?: Pps): Prom
     return pfs.landCommit(repo, branch, description, stored, deletions);
   }
 
-  pfs.createProject('default', 'Demo project', false);
+  pfs.createProject('default', 'Demo project', true);
 
   const images = pfs.createRepo(
     { project: 'default', name: 'images', type: 'user' },

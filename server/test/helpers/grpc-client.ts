@@ -20,18 +20,24 @@ type TypedMethod<I extends DescMessage, O extends DescMessage> = DescMethod & {
 };
 
 export interface GrpcTestClient {
+  /** `options.deadline` (epoch ms): the call fails with DEADLINE_EXCEEDED after it. */
   unary<I extends DescMessage, O extends DescMessage>(
     method: TypedMethod<I, O>,
     request: MessageInitShape<I>,
+    options?: { deadline?: number },
   ): Promise<MessageShape<O>>;
   serverStream<I extends DescMessage, O extends DescMessage>(
     method: TypedMethod<I, O>,
     request: MessageInitShape<I>,
   ): Promise<MessageShape<O>[]>;
-  /** A server stream's messages as they arrive, none kept. */
+  /**
+   * A server stream's messages as they arrive, none kept. Leaving the loop, or `signal`
+   * aborting, cancels the call (an abort ends the loop with the CANCELLED error).
+   */
   eachMessage<I extends DescMessage, O extends DescMessage>(
     method: TypedMethod<I, O>,
     request: MessageInitShape<I>,
+    signal?: AbortSignal,
   ): AsyncIterable<MessageShape<O>>;
   /** Writes the requests as the server takes them (waits for HTTP/2 flow control). */
   clientStream<I extends DescMessage, O extends DescMessage>(
@@ -69,7 +75,7 @@ export function grpcClient(
     deserialize: (bytes: Buffer) => fromBinary(method.output, bytes) as MessageShape<O>,
   });
   return {
-    unary(method, request) {
+    unary(method, request, options = {}) {
       const { serialize, deserialize } = codec(method);
       return new Promise((resolve, reject) =>
         client.makeUnaryRequest(
@@ -78,6 +84,7 @@ export function grpcClient(
           deserialize,
           create(method.input, request),
           metadata(),
+          options.deadline === undefined ? {} : { deadline: options.deadline },
           (error: ServiceError | null, answer) => (error ? reject(error) : resolve(answer!)),
         ),
       );
@@ -90,7 +97,7 @@ export function grpcClient(
       for await (const answer of this.eachMessage(method, request)) answers.push(answer);
       return answers;
     },
-    async *eachMessage(method, request) {
+    async *eachMessage(method, request, signal) {
       const { serialize, deserialize } = codec(method);
       const call = client.makeServerStreamRequest(
         path(method),
@@ -99,7 +106,14 @@ export function grpcClient(
         create(method.input, request),
         metadata(),
       );
-      for await (const answer of call) yield answer as MessageShape<typeof method.output>;
+      const cancel = () => call.cancel();
+      signal?.addEventListener('abort', cancel);
+      try {
+        for await (const answer of call) yield answer as MessageShape<typeof method.output>;
+      } finally {
+        signal?.removeEventListener('abort', cancel);
+        call.cancel();
+      }
     },
     async clientStream(method, requests) {
       const { serialize, deserialize } = codec(method);

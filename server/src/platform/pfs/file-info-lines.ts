@@ -31,9 +31,10 @@ export class FileInfoLines {
         this.committedAt = row.committed_at;
         this.committedJson = JSON.stringify(timestamp(row.committed_at));
       }
-      if (row.hash !== this.hash) {
-        this.hash = row.hash;
-        this.hashBase64 = row.hash ? hexToBytesField(row.hash) : '';
+      const hash = row.pfs_hash ?? '';
+      if (hash !== this.hash) {
+        this.hash = hash;
+        this.hashBase64 = hash ? hexToBytesField(hash) : '';
       }
       text +=
         this.head +

@@ -2,7 +2,9 @@
 import { pfs_v2 } from '@ivory/api/proto';
 import { safeNumber, typedStream, typedUnary } from '../typed-method.ts';
 import type { PfsApiContext } from './pfs-api-context.ts';
+import { failedPrecondition } from '../../errors.ts';
 import { projectNameOf, repoRefOf } from './pfs-refs.ts';
+import { repoLabel } from './pfs-store-repos.ts';
 import type { RepoType } from './rows.ts';
 
 /** Registers the repo methods of pfs_v2.API. */
@@ -12,7 +14,13 @@ export function registerRepoApi(api: PfsApiContext): void {
   add(
     'CreateRepo',
     typedUnary(pfs_v2.CreateRepoRequestSchema, async (req) => {
-      store.createRepo(repoRefOf(req.repo), req.description, req.update);
+      const ref = repoRefOf(req.repo);
+      // A system repo (a pipeline's spec or meta repo) goes with a user repo of its name.
+      if (ref.type !== 'user' && !store.findRepo({ ...ref, type: 'user' }))
+        throw failedPrecondition(
+          `cannot create a system repo without a corresponding 'user' repo: ${repoLabel(ref)}`,
+        );
+      store.createRepo(ref, req.description, req.update);
       return {};
     }),
   );
@@ -43,7 +51,15 @@ export function registerRepoApi(api: PfsApiContext): void {
   add(
     'DeleteRepo',
     typedUnary(pfs_v2.DeleteRepoRequestSchema, async (req) => {
-      store.deleteRepo(repoRefOf(req.repo));
+      const ref = repoRefOf(req.repo);
+      store.transaction(() => {
+        store.deleteRepo(ref);
+        // A user repo's meta repo goes with it (a pipeline's output repo: with the pipeline).
+        const meta = { ...ref, type: 'meta' as const };
+        const spec = { ...ref, type: 'spec' as const };
+        if (ref.type === 'user' && store.findRepo(meta) && !store.findRepo(spec))
+          store.deleteRepo(meta);
+      });
       return { deleted: true };
     }),
   );
