@@ -187,6 +187,9 @@ export function PipelineEditorScreen() {
             </Typography.Title>
             <pre
               data-testid={testIds.effectiveSpec}
+              // Scrolls: reachable by keyboard, named for a reader.
+              tabIndex={0}
+              aria-label="Effective spec"
               style={{
                 height: 480,
                 overflow: 'auto',

@@ -30,6 +30,8 @@ function SpecBlock({ title, json }: { title: string; json: string }) {
     <>
       <Typography.Title level={5}>{title}</Typography.Title>
       <pre
+        tabIndex={0}
+        aria-label={title}
         style={{ maxHeight: 320, overflow: 'auto', background: 'var(--ivory-code-bg)', padding: 8 }}
       >
         {prettyJson(json) || '-'}

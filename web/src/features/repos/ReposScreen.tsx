@@ -131,7 +131,7 @@ export function ReposScreen() {
         <Link
           to={`${repoBase(info.repo.name)}/latest`}
           className="ivory-truncate"
-          style={{ maxWidth: '28ch' }}
+          style={{ maxWidth: '24ch' }}
           title={info.repo.name}
         >
           {info.repo.name}
@@ -156,7 +156,13 @@ export function ReposScreen() {
       title: 'Branches',
       key: 'branches',
       render: (_, info) => (
-        <NoWrap>{info.branches.map((branch) => branch.name).join(', ') || '-'}</NoWrap>
+        <span
+          className="ivory-truncate"
+          style={{ maxWidth: 140 }}
+          title={info.branches.map((branch) => branch.name).join(', ')}
+        >
+          {info.branches.map((branch) => branch.name).join(', ') || '-'}
+        </span>
       ),
     },
     {
@@ -174,7 +180,7 @@ export function ReposScreen() {
       key: 'description',
       // One line: the whole description is its tooltip.
       render: (_, info) => (
-        <span className="ivory-truncate" style={{ maxWidth: 240 }} title={info.description}>
+        <span className="ivory-truncate" style={{ maxWidth: 180 }} title={info.description}>
           {info.description}
         </span>
       ),
@@ -259,6 +265,8 @@ export function ReposScreen() {
       </Flex>
       <Table<RepoInfo>
         rowKey={(info) => info.repo.name}
+        // Wider than its panel (a narrow window), the table scrolls sideways inside it.
+        scroll={{ x: 'max-content' }}
         loading={repos.isPending}
         columns={columns}
         dataSource={repos.data ?? []}
