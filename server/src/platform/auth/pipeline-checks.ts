@@ -91,15 +91,13 @@ export class PipelineChecks {
       return undefined;
     }
     const outputExisted = this.requireWritable(who, { project, repo: name });
-    const refs: PipelineReferences = this.lookup
-      ? this.lookup.requested(method, raw)
-      : {
-          project,
-          name,
-          reads: reposIn(body.input, project),
-          writes: [],
-          secrets: [],
-        };
+    const refs: PipelineReferences = this.lookup?.requested(method, raw) ?? {
+      project,
+      name,
+      reads: reposIn(body.input, project),
+      writes: [],
+      secrets: [],
+    };
     const output = { project: refs.project, repo: refs.name };
     const exists =
       refs.project === project && refs.name === name

@@ -27,9 +27,10 @@ export interface PipelineReferences {
 export interface PipelineLookup {
   /**
    * The references of the pipeline a CreatePipeline(V2) request makes, its defaults merged in.
-   * Throws ApiError 3 for a spec that cannot be read (as the call itself would).
+   * Throws ApiError 3 for a spec that fails its schema; null for one the engine cannot read (the
+   * call itself refuses it, with pachd's message).
    */
-  requested(method: string, request: unknown): PipelineReferences;
+  requested(method: string, request: unknown): PipelineReferences | null;
   /** The references of an existing pipeline's current version; null when there is none. */
   existing(project: string, name: string): PipelineReferences | null;
 }
@@ -80,7 +81,13 @@ export function pipelineLookup(pps: Pps): PipelineLookup {
   return {
     requested(method, request) {
       const effective = pps.pipelines.effective(userSpecOf(method, request));
-      return referencesOf(readPipelineSpec(effective));
+      try {
+        return referencesOf(readPipelineSpec(effective));
+      } catch {
+        // The handler refuses a spec the engine cannot read, with pachd's message (its checks,
+        // in pachd's order, then read the same spec strictly): nothing is created.
+        return null;
+      }
     },
     existing(project, name) {
       if (!pps.store.findState(project, name)) return null;

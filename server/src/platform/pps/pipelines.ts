@@ -60,9 +60,7 @@ export class Pipelines {
   effective(userSpec: WireObject): WireObject {
     const checked = checkUserSpec(userSpec);
     const defaults = this.defaultsFor(specProject(checked));
-    const effective = effectiveSpec(checked, defaults.cluster, defaults.project);
-    readPipelineSpec(effective, { strict: true });
-    return effective;
+    return effectiveSpec(checked, defaults.cluster, defaults.project);
   }
 
   /**
@@ -88,6 +86,8 @@ export class Pipelines {
     if (dryRun) {
       validatePipelineRequest(request);
       validatePipeline(request);
+      // What the engine would refuse to run (limits over the server's maxima…), after pachd's checks.
+      readPipelineSpec(effective, { strict: true });
       return effective;
     }
     const existing = name ? this.store.findState(project, name) : undefined;
@@ -106,7 +106,7 @@ export class Pipelines {
         `pipeline ${JSON.stringify(name)} cannot be created because a repo with the same name already exists`,
       );
     checkSpecCommit(request);
-    const spec = readPipelineSpec(effective);
+    const spec = readPipelineSpec(effective, { strict: true });
     await this.saveVersion(spec.project, spec.name, checkUserSpec(userSpec), effective, reprocess);
     // pachd accepts a pipeline with nothing to run; its workers then fail, and so does it.
     if (spec.transform.cmd.length === 0)
