@@ -44,9 +44,11 @@ async function commitToBolt(files: Record<string, string>, description: string):
   });
   const written = await modifyFile(url, [
     { setCommit: commit },
-    ...Object.entries(files).map(([p, content]) => ({
-      addFile: { path: p, raw: Buffer.from(content).toString('base64') },
-    })),
+    // A put, as pachctl's: delete, then add (a bare addFile appends to the file, as in pachd).
+    ...Object.entries(files).flatMap(([p, content]) => [
+      { deleteFile: { path: p } },
+      { addFile: { path: p, raw: Buffer.from(content).toString('base64') } },
+    ]),
   ]);
   expect(written.status).toBe(200);
   await ok(url, 'pfs_v2.API/FinishCommit', { commit });
