@@ -69,6 +69,7 @@ await withScratchDir(async (dir) => {
   const server = await startServerProcess();
   try {
     const client = createApiClient({ baseUrl: server.url, getToken: () => '' });
+    await client.unary('pfs_v2.API', 'CreateProject', { project: { name: 'default' } });
     await client.unary('pfs_v2.API', 'CreateRepo', {
       repo: { name: 'perf', type: 'user', project: { name: 'default' } },
     });

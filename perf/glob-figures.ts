@@ -36,6 +36,7 @@ const spread = (values: number[]) => {
 const server = await startServerProcess();
 try {
   const url = server.url;
+  await call(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
   await call(url, 'pfs_v2.API/CreateRepo', { repo });
   const raw = Buffer.from('x').toString('base64');
   const lines = [JSON.stringify({ setCommit: { branch: { repo, name: 'master' } } })];

@@ -41,6 +41,7 @@ async function call(url: string, token: string, method: string, body: unknown): 
 
 /** 40 repos of 20 files each; `load` is the writers' repo. */
 async function seed(url: string, token: string): Promise<void> {
+  await call(url, token, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
   for (let i = 0; i < REPOS; i++) {
     const name = i === 0 ? 'load' : `repo${i}`;
     await call(url, token, 'pfs_v2.API/CreateRepo', { repo: repoRef(name) });

@@ -197,6 +197,7 @@ async function main(): Promise<void> {
   const server = await startTestServer({ logLevel: 'error' });
   const url = server.url;
   try {
+    await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
     await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('tiny') });
     const commit = await ok(url, 'pfs_v2.API/StartCommit', {
       branch: { repo: repo('tiny'), name: 'master' },

@@ -40,6 +40,7 @@ async function post(url: string, method: string, body: unknown): Promise<number>
 const server = await startServerProcess({ IVORY_LOG_LEVEL: 'info', IVORY_SEED: 'false' });
 try {
   const url = server.url;
+  await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
   const names = Array.from({ length: PAGE }, (_, i) => `repo-${String(i).padStart(2, '0')}`);
   for (const name of names) {
     await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo(name) });

@@ -39,6 +39,7 @@ const unreferencedLines = (lines: { error: string }[]) =>
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
+  await ok(server.url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
 });
 afterAll(() => server.close());
 

@@ -37,6 +37,7 @@ const bigFile = randomBytes(300 * 1024);
 beforeAll(async () => {
   upstream = await startServerProcess();
   upstreamPort = new URL(upstream.url).port;
+  await ok(upstream.url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
   await ok(upstream.url, 'pfs_v2.API/CreateRepo', { repo: repo('images') });
   await commitFiles(upstream.url, 'images', {
     '/readme.txt': 'hello from the cluster',

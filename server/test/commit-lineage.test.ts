@@ -75,6 +75,7 @@ describe('commit lineage', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
+    await ok(server.url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
     await ok(server.url, 'pfs_v2.API/CreateRepo', { repo: repo('hist') });
     await ok(server.url, 'pfs_v2.API/CreateRepo', { repo: repo('other') });
     ids = await buildBranchingHistory(server, 'hist');
@@ -141,6 +142,7 @@ describe('migration 8 (commit lineage) on an existing database', () => {
   it('fills the index for every existing commit; listings answer as before', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'ivory-lineage-'));
     const before = await startTestServer({ dataDir });
+    await ok(before.url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
     await ok(before.url, 'pfs_v2.API/CreateRepo', { repo: repo('hist') });
     await buildBranchingHistory(before, 'hist');
     await ok(before.url, 'pfs_v2.API/SquashCommit', {
@@ -185,6 +187,7 @@ describe('SubscribeCommit', () => {
     const url = server.url;
     const controller = new AbortController();
     try {
+      await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
       await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('subs') });
       const first = await addCommit(url, 'subs', 'master');
       const open = await ok(url, 'pfs_v2.API/StartCommit', {

@@ -16,6 +16,7 @@ const commits: string[] = [];
 beforeAll(async () => {
   server = await startTestServer();
   url = server.url;
+  await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
   await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('refs') });
   await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('other') });
   for (const n of [1, 2, 3]) commits.push(await commitFiles(url, 'refs', { [`/f${n}`]: `${n}` }));

@@ -13,7 +13,7 @@ import {
 import type { Json } from './helpers/api-client.ts';
 import { useTestServer } from './helpers/use-test-server.ts';
 
-const { url } = useTestServer({ repos: ['data'] });
+const { url } = useTestServer({ projects: ['default'], repos: ['data'] });
 
 describe('commits', () => {
   it('goes from open to finished; the branch head is the open commit; parent = previous head', async () => {

@@ -24,6 +24,7 @@ beforeAll(async () => {
   await writeFile(path.join(webDist, 'assets', 'app.js.br'), brotliCompressSync(appJs));
   await writeFile(path.join(webDist, 'assets', 'app.js.gz'), gzipSync(appJs));
   server = await startTestServer({ webDist });
+  await ok(server.url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
   for (let i = 0; i < 40; i++)
     await ok(server.url, 'pfs_v2.API/CreateRepo', { repo: repo(`compressed-${i}`) });
 });

@@ -44,6 +44,7 @@ describe('crash safety', () => {
   it('keeps finished commits intact and never shows a half-done upload as a commit', async () => {
     current = await startServerProcess({ IVORY_FAULT_KILL_AT: 'upload-chunk-mid' });
     let url = current.url;
+    await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
     await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('crash') });
     const first = await commitFiles(url, 'crash', {
       '/a.txt': 'alpha',
@@ -153,6 +154,7 @@ describe('crash safety', () => {
   it('survives an external SIGKILL while a large ModifyFile is streaming', async () => {
     current = await startServerProcess();
     let url = current.url;
+    await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
     await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('crash') });
     await commitFiles(url, 'crash', { '/kept.txt': 'kept' });
     const expected = await snapshot(url);

@@ -55,6 +55,7 @@ describe('CreateFileSet', () => {
     server = await startTestServer({ grpc: { port: 0, optional: false } });
     url = server.url;
     address = `127.0.0.1:${server.server.grpc!.port}`;
+    await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
     for (const name of ['src', 'dst']) await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo(name) });
     srcCommit = await commitFiles(url, 'src', { '/d/one.txt': 'one', '/d/e/two.txt': 'two' });
   });

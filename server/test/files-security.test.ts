@@ -8,6 +8,7 @@ let id: string;
 
 beforeAll(async () => {
   server = await startTestServer();
+  await ok(server.url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
   await ok(server.url, 'pfs_v2.API/CreateRepo', { repo: repo('web') });
   id = await commitFiles(server.url, 'web', {
     '/evil.html': '<script>window.parent.__pwned=1</script>',

@@ -12,7 +12,7 @@ import {
 } from './helpers/api-client.ts';
 import { useTestServer } from './helpers/use-test-server.ts';
 
-const { server, url } = useTestServer({ repos: ['files'] });
+const { server, url } = useTestServer({ projects: ['default'], repos: ['files'] });
 
 const fileAt = (id: string, path: string) => ({ commit: commitId('files', id), path });
 

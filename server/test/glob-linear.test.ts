@@ -9,6 +9,7 @@ let server: ServerProcess;
 const longName = '/' + 'a'.repeat(200);
 beforeAll(async () => {
   server = await startServerProcess();
+  await ok(server.url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
   await ok(server.url, 'pfs_v2.API/CreateRepo', { repo: repo('globs') });
   const files: Record<string, string> = { [longName]: 'x' };
   for (let i = 0; i < 200; i++) files[`/d${i % 7}/${'a'.repeat(40)}${i}`] = String(i);

@@ -68,6 +68,7 @@ describe('the pachctl loop over gRPC', () => {
   });
 
   it('CreateRepo, then ModifyFile streams 30 MiB in several files into one commit', async () => {
+    await client.unary(pfs_v2.API.method.createProject, { project });
     await client.unary(pfs_v2.API.method.createRepo, { repo, description: 'from gRPC' });
     const inspected = await ok(server.url, 'pfs_v2.API/InspectRepo', { repo });
     expect(inspected.description).toBe('from gRPC');

@@ -16,6 +16,7 @@ const project = { name: 'default' };
 beforeAll(async () => {
   server = await startTestServer({ grpc: { port: 0, optional: false } });
   client = grpcClient(`127.0.0.1:${server.server.grpc!.port}`);
+  await ok(server.url, 'pfs_v2.API/CreateProject', { project });
   await ok(server.url, 'pfs_v2.API/CreateRepo', {
     repo: { name: 'g-params', type: 'user', project },
   });

@@ -26,6 +26,7 @@ beforeAll(async () => {
     disableTelemetry: true,
   });
   url = server.url;
+  await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
   await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('web') });
   commit = await commitFiles(url, 'web', {
     '/docs/letters.txt': content,

@@ -50,14 +50,17 @@ describe('a token’s own claims never make a principal', () => {
     });
     const me = await http(token, 'auth_v2.API/WhoAmI');
     expect(me.body.username).toBe('user:mallory@example.com');
-    // What the robot (a cluster admin) may do and a user may not: DeleteAll.
-    const refused = await http(token, 'pfs_v2.API/DeleteAll');
+    const refused = await http(token, 'pfs_v2.API/CreateRepo', {
+      repo: { name: 'x', project: { name: 'default' } },
+    });
     expect(refused.status).toBe(403);
     expect(refused.body.message).toMatch(/^user:mallory@example\.com is not authorized/);
 
     const client = grpcClient(server.grpcAddress, token);
     const overGrpc = await client.unary(auth_v2.API.method.whoAmI, {});
-    const denied = await grpcFailure(client.unary(pfs_v2.API.method.deleteAll, {}));
+    const denied = await grpcFailure(
+      client.unary(pfs_v2.API.method.createRepo, { repo: { name: 'x' } }),
+    );
     client.close();
     expect(overGrpc.username).toBe('user:mallory@example.com');
     expect(denied.code).toBe(7);

@@ -39,6 +39,7 @@ function fillCommit(target: CommitRow, folders: Record<string, number>): void {
 beforeAll(async () => {
   server = await startTestServer();
   const { pfs } = server.server.platform;
+  await ok(server.url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
   await ok(server.url, 'pfs_v2.API/CreateRepo', { repo: repo('wide') });
   await ok(server.url, 'pfs_v2.API/CreateRepo', { repo: repo('huge') });
   const wide = pfs.getRepo({ project: 'default', name: 'wide', type: 'user' });

@@ -31,6 +31,7 @@ describe('ModifyFile is atomic per request', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();
+    await ok(server.url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
   });
   afterAll(() => server.close());
 
@@ -167,6 +168,7 @@ describe('ModifyFile under SIGKILL', () => {
   it('leaves no open commit and no partial file after kills at random points (20 runs)', async () => {
     current = await startServerProcess();
     let url = current.url;
+    await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
     await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('killed') });
     // master has a head from the start, so a run killed before anything landed still has one.
     await modifyFile(url, [

@@ -3,7 +3,7 @@ import { commitFiles, ok, results, type Json } from './helpers/api-client.ts';
 import { useTestServer } from './helpers/use-test-server.ts';
 import { createPipeline, listDatums, pipeline, readAll, waitJob } from './helpers/pps.ts';
 
-const { url } = useTestServer({ repos: ['texts'] });
+const { url } = useTestServer({ projects: ['default'], repos: ['texts'] });
 
 const wordCount = {
   pipeline: pipeline('wc'),

@@ -12,6 +12,7 @@ const good = JSON.stringify({ createPipelineRequest: { datumTries: '4' } });
 beforeAll(async () => {
   server = await startTestServer();
   url = server.url;
+  await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
   await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('rows') });
   await commitFiles(url, 'rows', { '/a.csv': '1\n' });
   await ok(url, 'pps_v2.API/SetProjectDefaults', {

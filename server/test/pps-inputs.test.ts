@@ -3,7 +3,7 @@ import { commitFiles, ok, repo, results, type Json } from './helpers/api-client.
 import { useTestServer } from './helpers/use-test-server.ts';
 import { createPipeline, lastJob, listDatums, pipeline, readAll } from './helpers/pps.ts';
 
-const { url } = useTestServer({ repos: ['left', 'right'] });
+const { url } = useTestServer({ projects: ['default'], repos: ['left', 'right'] });
 beforeAll(async () => {
   await commitFiles(url(), 'left', { '/a-1.txt': 'A1', '/b-2.txt': 'B2', '/c-3.txt': 'C3' });
   await commitFiles(url(), 'right', { '/1.csv': 'one', '/2.csv': 'two', '/9.csv': 'nine' });

@@ -7,7 +7,7 @@ import { projectRoot } from '../src/platform/pps/runner/sandbox.ts';
 import { useTestServer } from './helpers/use-test-server.ts';
 import { createPipeline, lastJob, listDatums, pipeline, readAll, waitJob } from './helpers/pps.ts';
 
-const { server, url } = useTestServer({ repos: ['in'] });
+const { server, url } = useTestServer({ projects: ['default'], repos: ['in'] });
 
 async function jobs(pipelineName: string): Promise<Json[]> {
   return results(url(), 'pps_v2.API/ListJob', { pipeline: pipeline(pipelineName), history: -1 });

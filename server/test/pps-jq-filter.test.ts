@@ -5,7 +5,7 @@ import { createPipeline, lastJob, pipeline } from './helpers/pps.ts';
 
 /** `jqFilter` on ListJob, ListJobSet and ListPipeline: real jq over each item's wire JSON. */
 
-const { url } = useTestServer({ repos: ['rows'] });
+const { url } = useTestServer({ projects: ['default'], repos: ['rows'] });
 
 beforeAll(async () => {
   await commitFiles(url(), 'rows', { '/a.csv': '1\n2\n' });

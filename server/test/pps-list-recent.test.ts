@@ -23,6 +23,7 @@ const firstPage = async (pageSize: number, pageIndex = 0) =>
 beforeAll(async () => {
   server = await startTestServer();
   url = server.url;
+  await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
   await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('src') });
   for (const name of ['one', 'two', 'three']) {
     await createPipeline(url, {

@@ -5,7 +5,7 @@ import { commitFiles, ok, repo, results, type Json } from './helpers/api-client.
 import { useTestServer } from './helpers/use-test-server.ts';
 import { createPipeline, lastJob, listDatums, pipeline, readAll, waitJob } from './helpers/pps.ts';
 
-const { url } = useTestServer({ repos: ['in'] });
+const { url } = useTestServer({ projects: ['default'], repos: ['in'] });
 beforeAll(() => commitFiles(url(), 'in', { '/a.txt': 'alpha', '/b.txt': 'beta' }));
 
 const systemLogs = async (job: Json): Promise<string[]> =>

@@ -13,6 +13,7 @@ describe('restart safety', () => {
   it('resumes a job killed mid-way and lands a whole output commit', async () => {
     current = await startServerProcess();
     let url = current.url;
+    await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
     await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('in') });
     const files: Record<string, string> = {};
     for (let i = 0; i < 6; i++) files[`/f${i}.txt`] = `content ${i}`;

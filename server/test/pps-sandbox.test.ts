@@ -25,6 +25,7 @@ beforeAll(async () => {
   await chmod(dataDir, 0o755);
   server = await startTestServer({ dataDir });
   url = server.url;
+  await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
   await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('in') });
   await commitFiles(url, 'in', { '/a.txt': 'alpha' });
 });
@@ -110,6 +111,7 @@ describe('the sandbox around pipeline code', () => {
     await symlink(target, link);
     const linked = await startTestServer({ dataDir: link });
     try {
+      await ok(linked.url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
       await ok(linked.url, 'pfs_v2.API/CreateRepo', { repo: repo('in') });
       await commitFiles(linked.url, 'in', { '/a.txt': 'alpha' });
       await createPipeline(linked.url, {

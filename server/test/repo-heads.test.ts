@@ -21,6 +21,7 @@ const commits: Record<string, string> = {};
 beforeAll(async () => {
   server = await startTestServer({ grpc: { port: 0, optional: false } });
   url = server.url;
+  await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
   for (const name of ['one', 'two', 'empty'])
     await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo(name) });
   commits.one1 = await commitFiles(url, 'one', { '/a.txt': 'a' }, { description: 'first' });

@@ -14,6 +14,7 @@ import { startServerProcess, type ServerProcess } from './helpers/server-process
 let server: ServerProcess;
 beforeAll(async () => {
   server = await startServerProcess();
+  await ok(server.url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
   await ok(server.url, 'pfs_v2.API/CreateRepo', { repo: repo('limits') });
   await commitFiles(server.url, 'limits', { '/a.txt': 'hello' });
 }, 60_000);

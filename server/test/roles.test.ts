@@ -87,15 +87,9 @@ describe('the method table', () => {
   });
 
   it('refuses a user with no binding (code 7) on every method that needs one', async () => {
-    // Take away what every user holds by default first: projectCreator on the cluster, and
-    // projectWriter on the project "default" (as pachd grants them).
+    // Take away what every user holds by default (projectCreator on the cluster) first.
     await ok('carol', 'auth_v2.API/ModifyRoleBinding', {
       resource: { type: 'CLUSTER' },
-      principal: 'allClusterUsers',
-      roles: [],
-    });
-    await ok('carol', 'auth_v2.API/ModifyRoleBinding', {
-      resource: projectResource('default'),
       principal: 'allClusterUsers',
       roles: [],
     });
@@ -129,11 +123,6 @@ describe('the method table', () => {
         principal: 'allClusterUsers',
         roles: ['projectCreator'],
       });
-      await ok('carol', 'auth_v2.API/ModifyRoleBinding', {
-        resource: projectResource('default'),
-        principal: 'allClusterUsers',
-        roles: ['projectWriter'],
-      });
     }
   }, 60_000);
 });
@@ -154,18 +143,12 @@ describe('roles', () => {
   });
 
   it('lists only what the caller may read', async () => {
-    // Dave has no binding of his own: he sees the project "default" only, which every signed-in
-    // user may write (pachd's grant to allClusterUsers), and none of project p.
     const dave = await ok('dave', 'pfs_v2.API/ListRepo', {});
-    for (const line of dave.lines) expect(line.result.repo.project.name).toBe('default');
+    expect(dave.lines).toEqual([]);
     const projects = await ok('dave', 'pfs_v2.API/ListProject', {});
-    expect(projects.lines.map((line) => line.result.project.name)).toEqual(['default']);
+    expect(projects.lines).toEqual([]);
     const alice = await ok('alice', 'pfs_v2.API/ListRepo', {});
-    expect(
-      alice.lines
-        .filter((line) => line.result.repo.project.name === 'p')
-        .map((line) => line.result.repo.name),
-    ).toEqual(['data']);
+    expect(alice.lines.map((line) => line.result.repo.name)).toEqual(['data']);
   });
 
   it('lets a viewer read and not write', async () => {
@@ -175,7 +158,7 @@ describe('roles', () => {
       roles: ['projectViewer'],
     });
     const projects = await ok('bob', 'pfs_v2.API/ListProject', {});
-    expect(projects.lines.map((line) => line.result.project.name).sort()).toEqual(['default', 'p']);
+    expect(projects.lines.map((line) => line.result.project.name)).toEqual(['p']);
     await ok('bob', 'pfs_v2.API/InspectRepo', { repo: repo('p', 'data') });
     const file = await fetch(`${server.url}/files/p/data/master/a.txt`, {
       headers: { authorization: `Bearer ${tokens.bob}` },
@@ -193,17 +176,13 @@ describe('roles', () => {
     });
     // ListRepo carries each repo's permissions for the caller (pachd's auth_info), as Authorize.
     const bobsRepos = await ok('bob', 'pfs_v2.API/ListRepo', {});
-    const bobsAuth = bobsRepos.lines.find((line) => line.result.repo.project.name === 'p')!.result
-      .authInfo;
+    const bobsAuth = bobsRepos.lines[0].result.authInfo;
     expect(bobsAuth.roles).toContain('projectViewer');
     expect(bobsAuth.permissions).toContain('REPO_READ');
     expect(bobsAuth.permissions).not.toContain('REPO_WRITE');
     expect(bobsAuth.permissions).not.toContain('REPO_DELETE');
     const alicesRepos = await ok('alice', 'pfs_v2.API/ListRepo', {});
-    expect(
-      alicesRepos.lines.find((line) => line.result.repo.project.name === 'p')!.result.authInfo
-        .permissions,
-    ).toContain('REPO_DELETE');
+    expect(alicesRepos.lines[0].result.authInfo.permissions).toContain('REPO_DELETE');
     const write = await putFile('bob', 'p', 'data', '/b.txt', 'beta');
     expect(write.body.code).toBe(7);
     expect(

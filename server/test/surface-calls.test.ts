@@ -3,7 +3,7 @@ import { knownMethods } from '../src/platform/known-methods.ts';
 import { ok } from './helpers/api-client.ts';
 import { useTestServer } from './helpers/use-test-server.ts';
 
-const { url } = useTestServer({ repos: ['probe'] });
+const { url } = useTestServer({ projects: ['default'], repos: ['probe'] });
 
 /** Calls answering 12 on purpose: they need a cluster, or auth is off (WhoAmI / Authorize). */
 const twelveByDesign = new Set([

@@ -17,6 +17,7 @@ beforeAll(async () => {
   egressRoot = await mkdtemp(path.join(tmpdir(), 'ivory-egress-root-'));
   server = await startTestServer({ egressRoots: [egressRoot] });
   url = server.url;
+  await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
   for (const name of ['src', 'dst']) await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo(name) });
 });
 afterAll(async () => {
@@ -238,6 +239,7 @@ describe('Egress with no roots configured', () => {
   it('answers 7 naming the setting', async () => {
     const bare = await startTestServer();
     try {
+      await ok(bare.url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
       await ok(bare.url, 'pfs_v2.API/CreateRepo', { repo: repo('src') });
       const id = await commitFiles(bare.url, 'src', { '/a.txt': 'a' });
       const refused = await call(bare.url, 'pfs_v2.API/Egress', {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { commitFiles, results } from './helpers/api-client.ts';
 import { useTestServer } from './helpers/use-test-server.ts';
 
-const { server, url } = useTestServer({ repos: ['data'] });
+const { server, url } = useTestServer({ projects: ['default'], repos: ['data'] });
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const blobPath = (hash: string) => path.join(server().dataDir, 'blobs', hash.slice(0, 2), hash);

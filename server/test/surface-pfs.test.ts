@@ -16,7 +16,7 @@ import { useTestServer } from './helpers/use-test-server.ts';
 import { readAll } from './helpers/pps.ts';
 import { TAR_DIR, tarEntries } from './helpers/tar-entries.ts';
 
-const { url } = useTestServer({ projects: ['other'] });
+const { url } = useTestServer({ projects: ['default', 'other'] });
 
 describe('pfs surface: repos and projects', () => {
   it('counts repos and projects, inspects a project with its defaults', async () => {
@@ -197,6 +197,7 @@ describe('pfs surface: cluster-wide calls', () => {
   it('DeleteAll deletes every repo and every project but default', async () => {
     const fresh = await startTestServer();
     try {
+      await ok(fresh.url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
       await ok(fresh.url, 'pfs_v2.API/CreateProject', { project: { name: 'p2' } });
       await ok(fresh.url, 'pfs_v2.API/CreateRepo', { repo: repo('a') });
       await ok(fresh.url, 'pfs_v2.API/CreateRepo', { repo: repo('b', 'p2') });

@@ -3,7 +3,7 @@ import { call, callStream, commitFiles, ok, results, type Json } from './helpers
 import { useTestServer } from './helpers/use-test-server.ts';
 import { createPipeline, pipeline, waitJob } from './helpers/pps.ts';
 
-const { url } = useTestServer({ repos: ['raw'] });
+const { url } = useTestServer({ projects: ['default'], repos: ['raw'] });
 
 const copy = (name: string, input: string) => ({
   pipeline: pipeline(name),

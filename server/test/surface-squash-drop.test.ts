@@ -3,7 +3,7 @@ import { call, commitFiles, commitId, ok, repo, results, type Json } from './hel
 import { useTestServer } from './helpers/use-test-server.ts';
 import { createPipeline, pipeline, readAll, waitJob } from './helpers/pps.ts';
 
-const { url } = useTestServer();
+const { url } = useTestServer({ projects: ['default'] });
 
 const ids = async (name: string) =>
   (await results(url(), 'pfs_v2.API/ListCommit', { repo: repo(name) })).map(

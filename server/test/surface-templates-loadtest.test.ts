@@ -3,7 +3,7 @@ import { usesImport } from '../src/platform/pps/render-template.ts';
 import { call, ok, results } from './helpers/api-client.ts';
 import { useTestServer } from './helpers/use-test-server.ts';
 
-const { server, url } = useTestServer();
+const { server, url } = useTestServer({ projects: ['default'] });
 
 const template = `
 function(name, count='2') [

@@ -32,6 +32,7 @@ fs.writeFileSync(process.env.PFS_OUT + '/metrics.json', JSON.stringify({ accurac
 beforeAll(async () => {
   server = await startTestServer();
   url = server.url;
+  await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
   for (const name of ['demo-params', 'plug-params', 'plug-bolt', 'other'])
     await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo(name) });
   await createPipeline(url, {

@@ -17,6 +17,7 @@ beforeAll(async () => {
   server = await startTestServer({ grpc: { port: 0, optional: false } });
   url = server.url;
   client = grpcClient(`127.0.0.1:${server.server.grpc!.port}`);
+  await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
   await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('in') });
 });
 afterAll(async () => {

@@ -17,6 +17,7 @@ let front: TestServer;
 
 beforeAll(async () => {
   upstream = await startServerProcess();
+  await ok(upstream.url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
   await ok(upstream.url, 'pfs_v2.API/CreateRepo', { repo: repo('remote') });
   front = await startTestServer({ pachdAddress: upstream.url });
 });

@@ -6,6 +6,7 @@ import { postChunk, postJson } from './helpers/upload-client.ts';
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
+  await ok(server.url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
   await ok(server.url, 'pfs_v2.API/CreateRepo', { repo: repo('names') });
 });
 afterAll(() => server.close());

@@ -6,7 +6,7 @@ import { commitId, getFile, ok, repo, results } from './helpers/api-client.ts';
 import { useTestServer } from './helpers/use-test-server.ts';
 import { uploadClient } from './helpers/upload-client.ts';
 
-const { server, url } = useTestServer({ repos: ['up'] });
+const { server, url } = useTestServer({ projects: ['default'], repos: ['up'] });
 
 const { postJson, sendChunk } = uploadClient(url);
 

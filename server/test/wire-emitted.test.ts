@@ -116,6 +116,7 @@ async function problemsOf(method: string, body: unknown, streaming = false): Pro
 beforeAll(async () => {
   server = await startTestServer();
   url = server.url;
+  await ok(url, 'pfs_v2.API/CreateProject', { project: { name: 'default' } });
   await ok(url, 'pfs_v2.API/CreateRepo', { repo: repo('in'), description: 'input' });
   await commitFiles(url, 'in', { '/a.txt': 'a\n', '/dir/b.txt': 'b\n' });
   commit = await commitFiles(url, 'in', { '/a.txt': 'a2\n' }, { description: 'second' });

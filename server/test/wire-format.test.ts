@@ -3,7 +3,7 @@ import { knownMethods } from '../src/platform/known-methods.ts';
 import { call, callStream, commitFiles, ok, repo, results } from './helpers/api-client.ts';
 import { useTestServer } from './helpers/use-test-server.ts';
 
-const { url } = useTestServer({ repos: ['wire'] });
+const { url } = useTestServer({ projects: ['default'], repos: ['wire'] });
 beforeAll(() => commitFiles(url(), 'wire', { '/a.txt': 'abc' }));
 
 describe('wire format', () => {

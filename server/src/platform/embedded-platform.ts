@@ -14,7 +14,6 @@ import { registerFsckApi } from './pfs/fsck.ts';
 import { registerPfsApi } from './pfs/pfs-api.ts';
 import { PfsMessages } from './pfs/pfs-messages.ts';
 import { PfsStore } from './pfs/pfs-store.ts';
-import { registerInspectProjectV2 } from './pfs/project-api.ts';
 import { registerProvenanceWalkApi } from './pfs/provenance-walk.ts';
 import { registerRepoAdminApi } from './pfs/repo-admin.ts';
 import { registerRepoHeadsApi } from './pfs/repo-heads.ts';
@@ -95,11 +94,6 @@ export async function openEmbeddedPlatform(options: {
     deleteAllPipelines: () => deleteAllPipelines(pps),
   });
   registerRepoHeadsApi(methods, { store: pfs, messages: pfsMessages });
-  registerInspectProjectV2(methods, {
-    store: pfs,
-    messages: pfsMessages,
-    projectDefaults: (project) => pps.store.projectDefaults(project).json,
-  });
   registerPfsActivateAuth(methods);
   registerProvenanceWalkApi(methods, {
     store: pfs,

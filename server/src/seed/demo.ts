@@ -65,9 +65,7 @@ export const demoPipelines = [
 ];
 
 export async function seedDemo(pfs: PfsStore, blobs: BlobStore, pps?: Pps): Promise<boolean> {
-  // Only into a new, still empty data folder (the project "default" it starts with aside).
-  if (!pfs.isFreshDatabase()) return false;
-  pfs.clearFreshDatabase();
+  if (pfs.listProjects().length > 0) return false;
 
   async function land(
     repo: RepoRow,
@@ -86,7 +84,7 @@ export async function seedDemo(pfs: PfsStore, blobs: BlobStore, pps?: Pps): Prom
     return pfs.landCommit(repo, branch, description, stored, deletions);
   }
 
-  pfs.createProject('default', 'Demo project', true);
+  pfs.createProject('default', 'Demo project', false);
 
   const images = pfs.createRepo(
     { project: 'default', name: 'images', type: 'user' },

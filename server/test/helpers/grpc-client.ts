@@ -20,24 +20,18 @@ type TypedMethod<I extends DescMessage, O extends DescMessage> = DescMethod & {
 };
 
 export interface GrpcTestClient {
-  /** `options.deadline` (epoch ms): the call fails with DEADLINE_EXCEEDED after it. */
   unary<I extends DescMessage, O extends DescMessage>(
     method: TypedMethod<I, O>,
     request: MessageInitShape<I>,
-    options?: { deadline?: number },
   ): Promise<MessageShape<O>>;
   serverStream<I extends DescMessage, O extends DescMessage>(
     method: TypedMethod<I, O>,
     request: MessageInitShape<I>,
   ): Promise<MessageShape<O>[]>;
-  /**
-   * A server stream's messages as they arrive, none kept. Leaving the loop, or `signal`
-   * aborting, cancels the call (an abort ends the loop with the CANCELLED error).
-   */
+  /** A server stream's messages as they arrive, none kept. */
   eachMessage<I extends DescMessage, O extends DescMessage>(
     method: TypedMethod<I, O>,
     request: MessageInitShape<I>,
-    signal?: AbortSignal,
   ): AsyncIterable<MessageShape<O>>;
   /** Writes the requests as the server takes them (waits for HTTP/2 flow control). */
   clientStream<I extends DescMessage, O extends DescMessage>(
@@ -75,7 +69,7 @@ export function grpcClient(
     deserialize: (bytes: Buffer) => fromBinary(method.output, bytes) as MessageShape<O>,
   });
   return {
-    unary(method, request, options = {}) {
+    unary(method, request) {
       const { serialize, deserialize } = codec(method);
       return new Promise((resolve, reject) =>
         client.makeUnaryRequest(
@@ -84,7 +78,6 @@ export function grpcClient(
           deserialize,
           create(method.input, request),
           metadata(),
-          options.deadline === undefined ? {} : { deadline: options.deadline },
           (error: ServiceError | null, answer) => (error ? reject(error) : resolve(answer!)),
         ),
       );
@@ -97,7 +90,7 @@ export function grpcClient(
       for await (const answer of this.eachMessage(method, request)) answers.push(answer);
       return answers;
     },
-    async *eachMessage(method, request, signal) {
+    async *eachMessage(method, request) {
       const { serialize, deserialize } = codec(method);
       const call = client.makeServerStreamRequest(
         path(method),
@@ -106,14 +99,7 @@ export function grpcClient(
         create(method.input, request),
         metadata(),
       );
-      const cancel = () => call.cancel();
-      signal?.addEventListener('abort', cancel);
-      try {
-        for await (const answer of call) yield answer as MessageShape<typeof method.output>;
-      } finally {
-        signal?.removeEventListener('abort', cancel);
-        call.cancel();
-      }
+      for await (const answer of call) yield answer as MessageShape<typeof method.output>;
     },
     async clientStream(method, requests) {
       const { serialize, deserialize } = codec(method);

@@ -1,7 +1,7 @@
 /**
  * One in-process server for a test file: started before its tests with the projects and repos
  * they share, closed after them.
- *   const { url, server } = useTestServer({ repos: ['data'] });
+ *   const { url, server } = useTestServer({ projects: ['default'], repos: ['data'] });
  *   it('…', async () => { await ok(url(), 'pfs_v2.API/ListRepo'); server().dataDir; });
  */
 import { afterAll, beforeAll } from 'vitest';

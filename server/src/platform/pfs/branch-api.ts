@@ -1,6 +1,6 @@
 // The branch methods of pfs_v2.API: create, inspect, list and delete branches.
 import { pfs_v2 } from '@ivory/api/proto';
-import { failedPrecondition, notFound } from '../../errors.ts';
+import { failedPrecondition } from '../../errors.ts';
 import { typedStream, typedUnary } from '../typed-method.ts';
 import type { PfsApiContext } from './pfs-api-context.ts';
 import { branchRefOf, commitRefOf, repoRefOf } from './pfs-refs.ts';
@@ -14,17 +14,12 @@ export function registerBranchApi(api: PfsApiContext): void {
     'CreateBranch',
     typedUnary(pfs_v2.CreateBranchRequestSchema, async (req) => {
       const branch = branchRefOf(req.branch);
-      const repo = store.findRepo(branch.repo);
-      // pachd words this one as its database does.
-      if (!repo)
-        throw notFound(
-          `repo (id=0, project=${branch.repo.project}, name=${branch.repo.name}, type=${branch.repo.type}) not found`,
-        );
+      const repo = store.getRepo(branch.repo);
       const head = req.head
         ? resolveCommitRef(store, commitRefOf(req.head, branch.repo)).commit
         : null;
       if (head && head.repo_id !== repo.id)
-        throw failedPrecondition('branch and head commit must belong to the same repo');
+        throw failedPrecondition('the head commit must belong to the branch repo');
       const provenance = req.provenance.map((b) => b.name);
       store.createBranch(repo, branch.name, head, provenance);
       return {};
@@ -43,17 +38,10 @@ export function registerBranchApi(api: PfsApiContext): void {
   add(
     'ListBranch',
     typedStream(pfs_v2.ListBranchRequestSchema, async function* (req) {
-      const ref = repoRefOf(req.repo);
-      // A repo without a name: the branches of every repo of the project, newest first.
-      const repos = ref.name
-        ? [store.getRepo(ref)]
-        : store.listRepos({ type: null, projects: [ref.project] });
-      const branches = repos.flatMap((repo) =>
-        store.listBranches(repo).map((branch) => ({ repo, branch })),
-      );
-      if (repos.length > 1) branches.sort((a, b) => b.branch.created_at - a.branch.created_at);
+      const repo = store.getRepo(repoRefOf(req.repo));
+      const branches = store.listBranches(repo);
       if (req.reverse) branches.reverse();
-      for (const { repo, branch } of branches) yield messages.branchInfo(repo, branch);
+      for (const branch of branches) yield messages.branchInfo(repo, branch);
     }),
   );
 

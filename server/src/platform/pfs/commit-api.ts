@@ -57,7 +57,7 @@ export function registerCommitApi(api: PfsApiContext): void {
         ? resolveCommitRef(store, commitRefOf(req.parent, branch.repo)).commit
         : null;
       const commit = store.startCommit(repo, branch.name, parent, req.description);
-      return messages.response(commit, repo);
+      return messages.commit(commit, repo);
     }),
   );
 
@@ -89,21 +89,12 @@ export function registerCommitApi(api: PfsApiContext): void {
       const from = namesCommitOf(req.from)
         ? resolveCommitRef(store, commitRefOf(req.from, repoRef)).commit
         : null;
-      // Without a repo of its own the listing is of the commits' repo (pachd reads it the same),
-      // or, with neither, of every repo.
-      const repo = repoRef.name ? store.getRepo(repoRef) : (to?.repo ?? null);
+      // Without a repo of its own the listing is of the commits' repo (pachd reads it the same).
+      const repo = repoRef.name ? store.getRepo(repoRef) : (to?.repo ?? store.getRepo(repoRef));
       const originKind = enumName(originKinds, req.originKind, 'originKind');
       const number = safeNumber(req.number, 'number');
       const reverse = req.reverse;
       const origin = originKind === 'ORIGIN_KIND_UNKNOWN' ? null : originKind;
-      // started_time (without from / to): commits started before it (after it, reversed).
-      const startedMs = req.startedTime
-        ? Number(req.startedTime.seconds) * 1000 + req.startedTime.nanos / 1e6
-        : null;
-      const inTime = (commit: CommitRow) =>
-        startedMs === null ||
-        to !== null ||
-        (reverse ? commit.started_at > startedMs : commit.started_at < startedMs);
       // Both walks read a page at a time (the lineage index, or the repo's commits by rowid),
       // so the first `number` commits cost about the same however long the history is.
       const commits = to
@@ -130,7 +121,6 @@ export function registerCommitApi(api: PfsApiContext): void {
       const pause = slicer();
       for (const commit of commits) {
         if (number > 0 && sent >= number) break;
-        if (!inTime(commit)) continue;
         yield messages.commitInfo(commit);
         sent++;
         await pause();
@@ -193,7 +183,7 @@ export function registerCommitApi(api: PfsApiContext): void {
     typedStream(pfs_v2.InspectCommitSetRequestSchema, async function* (req, signal) {
       const id = req.commitSet?.id ?? '';
       let commits = store.commitsWithId(id);
-      if (commits.length === 0) throw notFound(`no commits found for commitset ${id}`);
+      if (commits.length === 0) throw notFound(`commit set ${id} not found`);
       if (req.wait) {
         while (!signal.aborted && commits.some((commit) => !reached(commit, 'FINISHED'))) {
           await events.next(signal);

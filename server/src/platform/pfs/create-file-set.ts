@@ -2,7 +2,7 @@ import type { pfs_v2 } from '@ivory/api/proto';
 import { ApiError, invalidArgument, notFound, unimplemented } from '../../errors.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { MemberRow } from './file-sets.ts';
-import { asDirPath, normalisePath } from './file-paths.ts';
+import { normalisePath } from './file-paths.ts';
 import { PendingFiles } from './pending-files.ts';
 import { fileRefOf } from './pfs-refs.ts';
 import { resolveCommitRef } from './pfs-requests.ts';
@@ -12,19 +12,16 @@ import type { CommitRow } from './rows.ts';
 /** One staged member: bytes already in the blob store, or a copy resolved when the set is made. */
 type StagedMember =
   | { kind: 'put'; file: MemberRow }
-  | { kind: 'copy'; dst: string; source: CommitRow; sourcePath: string }
-  | { kind: 'delete'; path: string };
+  | { kind: 'copy'; dst: string; source: CommitRow; sourcePath: string };
 
 /**
  * CreateFileSet: a client stream of ModifyFileRequest messages (the JSON and binary forms
  * ModifyFile takes) making a new file set, answered {fileSetId}. As in pachd the stream names no
  * commit: setCommit is refused (3); addFile (raw bytes) and copyFile (a file or a folder of a
  * commit, read when the set is made) give the set's members, a later one at a path replacing an
- * earlier one (consecutive addFiles to one path append). deleteFile removes what the set got
- * before at that path (a folder: ending in "/") — so Pachyderm's client, which sends one before
- * each file it puts, works; pachd's file sets also carry deletions that AddFileSet applies to the
- * commit, Ivory's hold files only (delete in the commit with ModifyFile). addFile.url and
- * copyFile.append answer 12.
+ * earlier one (consecutive addFiles to one path append). deleteFile answers 12: pachd's file sets
+ * can carry deletions that AddFileSet applies to the commit, Ivory's hold files only (delete in
+ * the commit with ModifyFile). addFile.url and copyFile.append answer 12 too.
  *
  * All or nothing, like ModifyFile: bytes go to the blob store while the stream is read
  * (invisible until a set names them), and the set is stored in one transaction after the last
@@ -72,16 +69,11 @@ export async function createFileSet(
           await pending.append(null, path, Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength));
           break;
         }
-        case 'deleteFile': {
-          await flush();
-          const raw = body.value.path;
-          const path = normalisePath(raw);
-          staged.push({
-            kind: 'delete',
-            path: raw.endsWith('/') || path === '/' ? asDirPath(path) : path,
-          });
-          break;
-        }
+        case 'deleteFile':
+          throw unimplemented(
+            'CreateFileSet: deleteFile is not supported: file sets here hold files, not deletions ' +
+              '(delete the files in the commit with ModifyFile)',
+          );
         case 'copyFile': {
           if (body.value.append)
             throw unimplemented('CreateFileSet: copyFile.append is not supported');
@@ -110,12 +102,7 @@ export async function createFileSet(
       const members = new Map<string, MemberRow>();
       for (const member of staged) {
         if (member.kind === 'put') members.set(member.file.path, member.file);
-        else if (member.kind === 'copy')
-          for (const file of copiedFiles(store, member)) members.set(file.path, file);
-        else if (!member.path.endsWith('/')) members.delete(member.path);
-        else
-          for (const path of [...members.keys()])
-            if (path.startsWith(member.path)) members.delete(path);
+        else for (const file of copiedFiles(store, member)) members.set(file.path, file);
       }
       return saveSet(members.values());
     });

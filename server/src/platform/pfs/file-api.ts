@@ -12,58 +12,26 @@ import type { PfsApiContext } from './pfs-api-context.ts';
 import type { CommitMessage } from './pfs-messages.ts';
 import { commitRefOf, fileRefOf, markerPathOf } from './pfs-refs.ts';
 import { resolveCommitRef } from './pfs-requests.ts';
-import type { CommitRow, ListedFile } from './rows.ts';
+import type { ListedFile } from './rows.ts';
 
 /** GetFile sends at most this many bytes per line. */
 const getFileChunkBytes = 1024 * 1024;
 
-/** The most files one ListFile or WalkFile page may ask for (pachd's limit). */
-const maxPageFiles = 100_000;
-
-/** A listing's `number` (0: all), checked as pachd checks it. */
-function checkedPage(number: bigint, reverse: boolean): number {
-  const limit = safeNumber(number, 'number');
-  if (limit === 0 && reverse) throw invalidArgument('number must be > 0 when reverse is true');
-  if (limit > maxPageFiles)
-    throw invalidArgument(`cannot return more than ${maxPageFiles} files at a time`);
-  return limit;
-}
-
-/**
- * A read of `path` in a commit holding a file / folder collision fails when it covers the
- * colliding paths, as pachd's reads of such a file set do.
- */
-function assertReadable(commit: CommitRow, path: string): void {
-  for (const error of [commit.validation_error, commit.error]) {
-    const collision = /^file \/ directory path collision \((.*)\)$/.exec(error)?.[1];
-    if (collision === undefined) continue;
-    const folder = path === '/' ? '/' : path + '/';
-    if (collision.startsWith(folder) || collision === path || collision === path + '/')
-      throw failedPrecondition(error);
-  }
-}
-
 /** Registers the file methods of pfs_v2.API (DiffFile: file-diff-api.ts). */
 export function registerFileApi(api: PfsApiContext): void {
-  const { store, blobs, messages, hashes, add } = api;
+  const { store, blobs, messages, add } = api;
 
-  /**
-   * Message runs of one listing's FileInfos (the commit's part of each line made once), their
-   * hashes filled in first.
-   */
-  const fileRuns = (commitRow: CommitRow, commit: CommitMessage) => {
+  /** Message runs of one listing's FileInfos (the commit's part of each line made once). */
+  const fileRuns = (commit: CommitMessage) => {
     const lines = new FileInfoLines(commit);
-    return async (rows: readonly ListedFile[]) => {
-      await hashes.fill(commitRow, rows);
-      return messages.fileInfoRun(rows, commit, lines);
-    };
+    return (rows: readonly ListedFile[]) => messages.fileInfoRun(rows, commit, lines);
   };
 
   add(
     'ModifyFile',
     typedClientStream(
       pfs_v2.ModifyFileRequestSchema,
-      (requests, signal) => modifyFile(store, blobs, hashes, requests, signal),
+      (requests, signal) => modifyFile(store, blobs, requests, signal),
       { requestFromJson: modifyFileRequestFromJson },
     ),
   );
@@ -73,10 +41,7 @@ export function registerFileApi(api: PfsApiContext): void {
     typedUnary(pfs_v2.InspectFileRequestSchema, async (req) => {
       const file = fileRefOf(req.file);
       const { repo, commit } = resolveCommitRef(store, file.commit);
-      assertReadable(commit, file.path);
-      const row = store.getFile(commit, file.path);
-      await hashes.fill(commit, [row]);
-      return messages.fileInfo(row, messages.response(commit, repo));
+      return messages.fileInfo(store.getFile(commit, file.path), messages.commit(commit, repo));
     }),
   );
 
@@ -88,10 +53,7 @@ export function registerFileApi(api: PfsApiContext): void {
       if (offset < 0) throw invalidArgument('offset must not be negative');
       const { commit } = resolveCommitRef(store, file.commit);
       const row = store.getFile(commit, file.path);
-      if (row.type !== 'FILE')
-        throw failedPrecondition(
-          'cannot get directory or non-regular file. Use GetFileTAR instead',
-        );
+      if (row.type !== 'FILE') throw failedPrecondition(`${file.path} is a directory`);
       if (row.size_bytes === 0 || offset >= row.size_bytes) return;
       // Read in message-sized chunks, each yielded as read (no re-chunking copy); the gRPC
       // listener gives each buffer back for the next read once it has sent it.
@@ -110,20 +72,22 @@ export function registerFileApi(api: PfsApiContext): void {
     typedStream(pfs_v2.ListFileRequestSchema, (req) =>
       runStream(async function* () {
         const file = fileRefOf(req.file);
-        const limit = checkedPage(req.number, req.reverse);
         const { repo, commit } = resolveCommitRef(store, file.commit);
-        assertReadable(commit, file.path);
-        const files = fileRuns(commit, messages.response(commit, repo));
+        const files = fileRuns(messages.commit(commit, repo));
         const row = store.getFile(commit, file.path);
         if (row.type === 'FILE') {
-          yield await files([row]);
+          yield files([row]);
           return;
         }
-        const page = { after: markerPathOf(req.paginationMarker), limit, reverse: req.reverse };
+        const page = {
+          after: markerPathOf(req.paginationMarker),
+          limit: safeNumber(req.number, 'number'),
+          reverse: req.reverse,
+        };
         // A chunk at a time: a million-entry folder never sits in memory whole.
         const pause = slicer();
         for (const rows of store.scanChildren(commit, row.path, page)) {
-          yield await files(rows);
+          yield files(rows);
           await pause();
         }
       }),
@@ -135,30 +99,29 @@ export function registerFileApi(api: PfsApiContext): void {
     typedStream(pfs_v2.WalkFileRequestSchema, (req) =>
       runStream(async function* () {
         const file = fileRefOf(req.file);
-        const limit = checkedPage(req.number, req.reverse);
         const { repo, commit } = resolveCommitRef(store, file.commit);
-        assertReadable(commit, file.path);
-        const files = fileRuns(commit, messages.response(commit, repo));
+        const files = fileRuns(messages.commit(commit, repo));
         const row = store.getFile(commit, file.path);
         const after = markerPathOf(req.paginationMarker);
+        const limit = safeNumber(req.number, 'number');
         const reverse = req.reverse;
         const selfIncluded = after === null || (reverse ? row.path < after : row.path > after);
         // Forward the folder comes first, reversed last; the subtree is read a chunk at a time.
         let sent = 0;
         if (selfIncluded && !reverse) {
-          yield await files([row]);
+          yield files([row]);
           sent++;
         }
         if (row.type === 'DIR' && !(limit > 0 && sent >= limit)) {
           const page = { after, limit: limit > 0 ? limit - sent : 0, reverse };
           const pause = slicer();
           for (const rows of store.scanSubtree(commit, row.path, page)) {
-            yield await files(rows);
+            yield files(rows);
             sent += rows.length;
             await pause();
           }
         }
-        if (selfIncluded && reverse && !(limit > 0 && sent >= limit)) yield await files([row]);
+        if (selfIncluded && reverse && !(limit > 0 && sent >= limit)) yield files([row]);
       }),
     ),
   );
@@ -175,8 +138,7 @@ export function registerFileApi(api: PfsApiContext): void {
         const upper = req.pathRange?.upper ?? '';
         if (lower && upper && lower > upper)
           throw invalidArgument('pathRange.lower must not come after pathRange.upper');
-        assertReadable(commit, '/');
-        const files = fileRuns(commit, messages.response(commit, repo));
+        const files = fileRuns(messages.commit(commit, repo));
         if (matchesRoot) {
           const root = store.getFile(commit, '/');
           if (
@@ -184,7 +146,7 @@ export function registerFileApi(api: PfsApiContext): void {
             !(lower && root.path < lower) &&
             !(upper && root.path >= upper)
           )
-            yield await files([root]);
+            yield files([root]);
           return;
         }
         // Only paths starting with the glob's literal prefix can match: scan that range of the
@@ -202,7 +164,7 @@ export function registerFileApi(api: PfsApiContext): void {
               row.path.length > 1 && row.path.endsWith('/') ? row.path.slice(0, -1) : row.path;
             return scan.anyBelow ? bare.startsWith(scan.prefix) : pattern.test(bare);
           });
-          if (matched.length > 0) yield await files(matched);
+          if (matched.length > 0) yield files(matched);
           await pause();
         }
       }),

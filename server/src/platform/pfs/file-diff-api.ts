@@ -8,15 +8,9 @@ import { fileRefOf } from './pfs-refs.ts';
 import { resolveCommitRef } from './pfs-requests.ts';
 import type { CommitRow, FileRow } from './rows.ts';
 
-/**
- * Registers DiffFile of pfs_v2.API, as pachd answers it: the path (a file, or a folder with
- * everything under it; "/" the whole commit) in the new and the old commit (the new one's parent
- * unless named), walked side by side in path order; a path on one side only is sent with that
- * side, a path on both whose hash differs (folders too: a folder changes with anything under it)
- * with both. `shallow` limits a folder to its direct children.
- */
+/** Registers DiffFile of pfs_v2.API. */
 export function registerFileDiffApi(api: PfsApiContext): void {
-  const { store, messages, hashes, add } = api;
+  const { store, messages, add } = api;
 
   add(
     'DiffFile',
@@ -34,15 +28,29 @@ export function registerFileDiffApi(api: PfsApiContext): void {
       const oldRows = oldCommit
         ? rowsUnder(oldCommit, oldFile?.path ?? newFile.path, shallow)
         : new Map<string, FileRow>();
-      await hashes.fill(newCommit, [...newRows.values()]);
-      if (oldCommit) await hashes.fill(oldCommit, [...oldRows.values()]);
-      const newCommitMessage = messages.response(newCommit, repo);
-      const oldCommitMessage = oldCommit ? messages.response(oldCommit) : null;
-      const paths = [...new Set([...newRows.keys(), ...oldRows.keys()])].sort(byPath);
-      for (const path of paths) {
+      const changedFiles = new Set(
+        [...newRows.keys(), ...oldRows.keys()].filter((path) => {
+          const a = newRows.get(path);
+          const b = oldRows.get(path);
+          return a?.type !== b?.type || (a?.type === 'FILE' && a.hash !== b?.hash);
+        }),
+      );
+      const changedDeep = oldCommit ? diffPaths(newCommit, oldCommit) : null;
+      const isChanged = (path: string) => {
         const a = newRows.get(path);
         const b = oldRows.get(path);
-        if (a && b && a.pfs_hash === b.pfs_hash) continue;
+        if (a?.type === 'DIR' && b?.type === 'DIR') {
+          return changedDeep === null || changedDeep.some((changed) => changed.startsWith(path));
+        }
+        return changedFiles.has(path);
+      };
+      const newCommitMessage = messages.commit(newCommit, repo);
+      const oldCommitMessage = oldCommit ? messages.commit(oldCommit) : null;
+      const paths = [...new Set([...newRows.keys(), ...oldRows.keys()])].sort();
+      for (const path of paths) {
+        if (!isChanged(path)) continue;
+        const a = newRows.get(path);
+        const b = oldRows.get(path);
         yield {
           newFile: a ? messages.fileInfo(a, newCommitMessage) : null,
           oldFile: b && oldCommitMessage ? messages.fileInfo(b, oldCommitMessage) : null,
@@ -51,13 +59,11 @@ export function registerFileDiffApi(api: PfsApiContext): void {
     }),
   );
 
-  /** The file or folder at `path` and (a folder's) everything under it, by path. */
   function rowsUnder(commit: CommitRow, path: string, shallow: boolean): Map<string, FileRow> {
     const rows = new Map<string, FileRow>();
     const row = store.findFile(commit, path);
     if (!row) return rows;
-    rows.set(row.path, row);
-    if (row.type === 'FILE') return rows;
+    if (row.type === 'FILE') return rows.set(row.path, row);
     const dir = asDirPath(row.path);
     const entries = shallow
       ? store.listChildren(commit, dir, { after: null, limit: 0, reverse: false })
@@ -65,7 +71,23 @@ export function registerFileDiffApi(api: PfsApiContext): void {
     for (const entry of entries) rows.set(entry.path, entry);
     return rows;
   }
-}
 
-/** Stored paths in code-unit order (as SQLite orders them: ASCII and the BMP alike). */
-const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  /** Paths of files whose content differs between two commits. */
+  function diffPaths(a: CommitRow, b: CommitRow): string[] {
+    const left = new Map(
+      store
+        .allFiles(a)
+        .filter((r) => r.type === 'FILE')
+        .map((r) => [r.path, r.hash]),
+    );
+    const right = new Map(
+      store
+        .allFiles(b)
+        .filter((r) => r.type === 'FILE')
+        .map((r) => [r.path, r.hash]),
+    );
+    return [...new Set([...left.keys(), ...right.keys()])].filter(
+      (path) => left.get(path) !== right.get(path),
+    );
+  }
+}

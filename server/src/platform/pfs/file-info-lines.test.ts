@@ -15,21 +15,20 @@ const commits: CommitMessage[] = [
 const row = (path: string, more: Partial<ListedFile> = {}): ListedFile => ({
   path,
   type: 'FILE',
-  hash: 'cd'.repeat(32),
+  hash: 'ab'.repeat(32),
   size_bytes: 10,
   committed_at: 1_700_000_000_123,
-  pfs_hash: 'ab'.repeat(32),
   ...more,
 });
 const rows: ListedFile[] = [
-  row('/', { type: 'DIR', hash: '', size_bytes: 0, pfs_hash: '12'.repeat(32) }),
-  row('/dir/', { type: 'DIR', hash: '', size_bytes: 2 ** 40, pfs_hash: null }),
+  row('/', { type: 'DIR', hash: '', size_bytes: 0 }),
+  row('/dir/', { type: 'DIR', hash: '', size_bytes: 2 ** 40 }),
   row('/dir/plain.txt'),
   row('/dir/same-hash.txt'),
-  row('/dir/other-hash.txt', { pfs_hash: '00ff'.repeat(16), committed_at: 1 }),
-  row('/dir/empty', { pfs_hash: '', size_bytes: 0, committed_at: 1 }),
+  row('/dir/other-hash.txt', { hash: '00ff'.repeat(16), committed_at: 1 }),
+  row('/dir/empty', { hash: '', size_bytes: 0, committed_at: 1 }),
   row('/quo"te\\back\\slash', { committed_at: 0 }),
-  row('/ctl\u0001\u001f\t\n\r\b\f\u007f', { pfs_hash: 'ab'.repeat(32) }),
+  row('/ctl\u0001\u001f\t\n\r\b\f\u007f', { hash: 'ab'.repeat(32) }),
   row('/ünïcødé/日本語/😀.txt'),
   row('/</script>\u2028\u2029'),
 ];

@@ -31,10 +31,9 @@ export class FileInfoLines {
         this.committedAt = row.committed_at;
         this.committedJson = JSON.stringify(timestamp(row.committed_at));
       }
-      const hash = row.pfs_hash ?? '';
-      if (hash !== this.hash) {
-        this.hash = hash;
-        this.hashBase64 = hash ? hexToBytesField(hash) : '';
+      if (row.hash !== this.hash) {
+        this.hash = row.hash;
+        this.hashBase64 = row.hash ? hexToBytesField(row.hash) : '';
       }
       text +=
         this.head +

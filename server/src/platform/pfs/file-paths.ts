@@ -46,23 +46,6 @@ export function normalisePath(input: string): string {
   return normalised;
 }
 
-/**
- * A path a ModifyFile writes, checked as pachd checks it before normalising: printable ASCII
- * only, none of the glob characters `*?[]{}!()@+^`, and no "." or ".." segment.
- */
-export function validatePfsPath(input: string): string {
-  if (!/^[ -~]+$/.test(input))
-    throw invalidArgument(`path (${input}) invalid: only printable ASCII characters allowed`);
-  const glob = /[*?[\]{}!()@+^]/.exec(input);
-  if (glob)
-    throw invalidArgument(
-      `path (${input}) invalid: globbing character (${glob[0]}) not allowed in path`,
-    );
-  if (input.split('/').some((segment) => segment === '.' || segment === '..'))
-    throw invalidArgument(`path (${input}) invalid: relative file paths are not allowed`);
-  return normalisePath(input);
-}
-
 /** Same as normalisePath, but any ".." segment at all is an error (for file names in uploads). */
 export function normaliseRelativeName(input: string): string {
   if (input.split(/[\\/]/).includes('..')) {

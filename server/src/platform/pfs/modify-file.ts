@@ -1,53 +1,55 @@
 import { create } from '@bufbuild/protobuf';
 import { BytesValueSchema } from '@bufbuild/protobuf/wkt';
 import { pfs_v2 } from '@ivory/api/proto';
-import { ApiError, Code, invalidArgument, unimplemented } from '../../errors.ts';
+import { ApiError, failedPrecondition, invalidArgument, unimplemented } from '../../errors.ts';
 import { messageFromJson } from '../typed-method.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
-import { asDirPath, normalisePath, validatePfsPath } from './file-paths.ts';
-import { applyStaged, type StagedTarget } from './modify-file-apply.ts';
-import { commitIdPattern, validateBranchName } from './names.ts';
+import { normalisePath } from './file-paths.ts';
 import { PendingFiles } from './pending-files.ts';
-import type { PfsHashes } from './pfs-hashes.ts';
 import { commitRefOf, fileRefOf } from './pfs-refs.ts';
 import { resolveCommitRef } from './pfs-requests.ts';
-import type { PfsStore } from './pfs-store.ts';
-import { isOpen, type CommitRow } from './rows.ts';
+import type { NewFile, PfsStore } from './pfs-store.ts';
+import { isOpen, type CommitRow, type RepoRow } from './rows.ts';
 
 type ModifyFileRequest = pfs_v2.ModifyFileRequest;
 
+/** One staged operation of a ModifyFile request (applied only once the whole stream is read). */
+type StagedOp =
+  | { kind: 'put'; file: NewFile }
+  | { kind: 'delete'; path: string }
+  | { kind: 'copy'; dst: string; source: CommitRow; sourcePath: string };
+
+/** A setCommit and the operations that follow it. */
+interface StagedTarget {
+  repo: RepoRow;
+  /** Set when setCommit named only a branch: its open head, or else a new commit on it. */
+  branch: string | null;
+  /** Set when setCommit named a commit (it must be open). */
+  commit: CommitRow | null;
+  ops: StagedOp[];
+}
+
 /**
- * ModifyFile: a stream of setCommit / addFile / deleteFile / copyFile messages, with Pachyderm's
- * semantics (modify-file-apply.ts): addFile appends to the file at its path (Pachyderm's client
- * sends deleteFile first to overwrite), copyFile replaces (or appends, with `append`), deleteFile
- * removes a file or a folder's files (of a datum, when it names one). Paths are checked as pachd
- * checks them (file-paths.ts validatePfsPath). A file where a folder is (or a path written from
- * two datums) does not fail the request: the commit finishes with pachd's validation error.
- *
- * The request is atomic: bytes go to the blob store while the stream is read (content-addressed,
- * invisible until a file row names them), the operations are staged in memory, and only after
- * the last message are they applied, all in one SQLite transaction. An error, a disconnect or a
- * crash before that leaves no trace (unreferenced blobs are reclaimed by the blob sweeper).
+ * ModifyFile: a stream of setCommit / addFile / deleteFile / copyFile messages. The request is
+ * atomic: bytes go to the blob store while the stream is read (content-addressed, invisible
+ * until a file row names them), the operations are staged in memory, and only after the last
+ * message are they applied, all in one SQLite transaction. An error, a disconnect or a crash
+ * before that leaves no trace (unreferenced blobs are reclaimed by the blob sweeper).
  *
  * A setCommit naming only a branch writes into that branch's open commit if it has one
  * (StartCommit'ed by the caller), or else into a new commit that the same transaction
  * finishes — so concurrent writers to one branch each get their own commit, in the order their
- * requests end, and none fails because another finished first. Naming a finished commit is 9
- * ("commit … has already finished").
+ * requests end, and none fails because another finished first. Naming a finished commit is 9.
  */
 export async function modifyFile(
   store: PfsStore,
   blobs: BlobStore,
-  hashes: PfsHashes,
   requests: AsyncIterable<ModifyFileRequest>,
   signal: AbortSignal,
 ): Promise<object> {
   const targets: StagedTarget[] = [];
   let target: StagedTarget | null = null;
-  await hashes.ready();
-  const pending = new PendingFiles<StagedTarget>(blobs, (hash, bytes) =>
-    hashes.remember(hash, bytes),
-  );
+  const pending = new PendingFiles<StagedTarget>(blobs);
 
   const requireTarget = (): StagedTarget => {
     if (!target) throw invalidArgument('ModifyFile needs a setCommit message first');
@@ -56,8 +58,7 @@ export async function modifyFile(
 
   /** Makes the pending files durable blobs and stages them with the target each belongs to. */
   async function flush(): Promise<void> {
-    for (const { owner, file } of await pending.land({ keepSmall: true }))
-      owner.ops.push({ kind: 'add', file });
+    for (const { owner, file } of await pending.land()) owner.ops.push({ kind: 'put', file });
   }
 
   const endWrite = blobs.beginWrite();
@@ -73,7 +74,7 @@ export async function modifyFile(
         case 'addFile': {
           const { source } = body.value;
           if (source.case === 'url') throw unimplemented('addFile.url is not implemented yet');
-          const path = validatePfsPath(body.value.path);
+          const path = normalisePath(body.value.path);
           if (path === '/') throw invalidArgument('addFile.path must name a file');
           const owner = requireTarget();
           const raw = source.value?.value ?? new Uint8Array(0);
@@ -81,20 +82,13 @@ export async function modifyFile(
             owner,
             path,
             Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength),
-            body.value.datum,
           );
           break;
         }
         case 'deleteFile': {
           await flush();
-          // Lenient with names: a file the console uploaded with characters a ModifyFile may
-          // not write can still be deleted. A folder is named with a trailing slash (as pachd):
-          // a PutFile's deleteFile at a folder's path leaves the folder alone.
-          const raw = body.value.path;
-          const normalised = normalisePath(raw);
-          const path = raw.endsWith('/') || normalised === '/' ? asDirPath(normalised) : normalised;
-          const datum = body.value.datum || null;
-          requireTarget().ops.push({ kind: 'delete', path, datum });
+          const path = normalisePath(body.value.path);
+          requireTarget().ops.push({ kind: 'delete', path });
           break;
         }
         case 'copyFile': {
@@ -102,17 +96,8 @@ export async function modifyFile(
           const dst = normalisePath(body.value.dst);
           const src = fileRefOf(body.value.src);
           const source = resolveCommitRef(store, src.commit).commit;
-          const found = store.getFile(source, src.path);
-          if (found.type === 'FILE' && dst === '/')
-            throw invalidArgument('copyFile.dst must name a file when copyFile.src is a file');
-          requireTarget().ops.push({
-            kind: 'copy',
-            dst,
-            source,
-            sourcePath: src.path,
-            append: body.value.append,
-            datum: body.value.datum,
-          });
+          store.getFile(source, src.path);
+          requireTarget().ops.push({ kind: 'copy', dst, source, sourcePath: src.path });
           break;
         }
         default:
@@ -124,7 +109,7 @@ export async function modifyFile(
     if (signal.aborted) throw invalidArgument('the request was cancelled');
     await flush();
     if (signal.aborted) throw invalidArgument('the request was cancelled');
-    await applyStaged(store, blobs, targets);
+    applyStaged(store, targets);
     return {};
   } catch (error) {
     await pending.abort();
@@ -137,33 +122,54 @@ export async function modifyFile(
   }
 }
 
-/**
- * Reads a setCommit as pachd does: an id that is not a commit id's shape names a branch; a
- * branch alone (or a commit id not found, with a branch) writes into the branch's open head or
- * a new commit on it; a commit must exist and be open (now, and again when applied).
- */
+/** Reads a setCommit; a named commit must exist and be open now (and again when applied). */
 function stageTarget(store: PfsStore, value: pfs_v2.Commit): StagedTarget {
   const ref = commitRefOf(value);
   const repo = store.getRepo(ref.repo);
-  let { id, branch } = ref;
-  if (!branch && id && !commitIdPattern.test(id)) {
-    branch = id;
-    id = '';
-  }
-  if (branch && (id === '' || id === branch)) {
-    validateBranchName(branch);
-    return { repo, branch, commit: null, ops: [] };
-  }
-  let commit: CommitRow;
-  try {
-    commit = store.resolveCommit(repo, id, branch);
-  } catch (error) {
-    if (branch && error instanceof ApiError && error.code === Code.NOT_FOUND)
-      return { repo, branch, commit: null, ops: [] };
-    throw error;
-  }
-  if (!isOpen(commit)) throw store.finishedError(commit);
+  const branchName = ref.branch || (ref.id && store.findBranch(repo, ref.id) ? ref.id : '');
+  const namesBranchOnly = branchName !== '' && (ref.id === '' || ref.id === branchName);
+  if (namesBranchOnly) return { repo, branch: branchName, commit: null, ops: [] };
+  const commit = store.resolveCommit(repo, ref.id, ref.branch);
+  assertOpen(commit);
   return { repo, branch: null, commit, ops: [] };
+}
+
+function assertOpen(commit: CommitRow): void {
+  if (!isOpen(commit)) {
+    throw failedPrecondition(
+      `commit ${commit.id} is finished: files can only be written to an open commit`,
+    );
+  }
+}
+
+/** Applies every staged operation in one transaction; announces the commits it finished. */
+function applyStaged(store: PfsStore, targets: StagedTarget[]): void {
+  const opened: CommitRow[] = [];
+  const finished = store.transaction(() => {
+    for (const staged of targets) {
+      let commit: CommitRow;
+      if (staged.branch !== null) {
+        const branch = store.findBranch(staged.repo, staged.branch);
+        const head = branch?.head_rowid ? store.commitByRowid(branch.head_rowid) : null;
+        if (head && isOpen(head)) {
+          commit = head;
+        } else {
+          commit = store.startCommit(staged.repo, staged.branch, null, '');
+          opened.push(commit);
+        }
+      } else {
+        commit = store.commitByRowid((staged.commit as CommitRow).rowid);
+        assertOpen(commit);
+      }
+      for (const op of staged.ops) {
+        if (op.kind === 'put') store.putFile(commit, op.file);
+        else if (op.kind === 'delete') store.deleteFile(commit, op.path);
+        else store.copyFile(commit, op.dst, op.source, op.sourcePath);
+      }
+    }
+    return opened.map((commit) => store.finishWithoutEvents(commit));
+  });
+  store.announceFinished(finished);
 }
 
 type JsonObject = Record<string, unknown>;

@@ -3,7 +3,6 @@
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { MethodRegistry } from '../platform.ts';
 import type { CommitEvents } from './commit-events.ts';
-import { PfsHashes } from './pfs-hashes.ts';
 import { PfsMessages } from './pfs-messages.ts';
 import type { PfsStore } from './pfs-store.ts';
 
@@ -13,8 +12,6 @@ export interface PfsApiContext {
   blobs: BlobStore;
   events: CommitEvents;
   messages: PfsMessages;
-  /** Files' and folders' Pachyderm hashes (fill a listing's rows before sending them). */
-  hashes: PfsHashes;
   /** Registers `pfs_v2.API/<name>`. */
   add(name: string, method: Parameters<MethodRegistry['set']>[1]): void;
 }
@@ -28,5 +25,5 @@ export function pfsApiContext(
   const messages = new PfsMessages(store);
   const add = (name: string, method: Parameters<MethodRegistry['set']>[1]) =>
     methods.set(`pfs_v2.API/${name}`, method);
-  return { store, blobs, events, messages, hashes: new PfsHashes(store, blobs), add };
+  return { store, blobs, events, messages, add };
 }

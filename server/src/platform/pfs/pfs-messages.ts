@@ -60,7 +60,7 @@ export class PfsMessages {
       head:
         row.head_rowid === null
           ? null
-          : this.response(this.store.commitByRowid(row.head_rowid), repo),
+          : this.commit(this.store.commitByRowid(row.head_rowid), repo),
       provenance,
       subvenance: [],
       directProvenance: provenance,
@@ -73,8 +73,7 @@ export class PfsMessages {
     };
   }
 
-  /** A commit with the branch it was made on (pps messages, child commits, provenance). */
-  commit(row: CommitRow, repo: RepoRow = this.store.repoById(row.repo_id)): CommitMessage {
+  commit(row: CommitRow, repo: RepoRow = this.store.repoById(row.repo_id)) {
     return {
       repo: this.repo(repo),
       id: row.id,
@@ -82,25 +81,17 @@ export class PfsMessages {
     };
   }
 
-  /**
-   * A commit as pfs answers name it: without its branch. pachd clears `branch` in every Commit,
-   * CommitInfo (commit and parent), FileInfo, BranchInfo head and FindCommits answer it sends.
-   */
-  response(row: CommitRow, repo: RepoRow = this.store.repoById(row.repo_id)): CommitMessage {
-    return { repo: this.repo(repo), id: row.id, branch: null };
-  }
-
   commitInfo(row: CommitRow) {
     const repo = this.store.repoById(row.repo_id);
     const size = int64(this.store.commitSize(row));
     return {
-      commit: this.response(row, repo),
+      commit: this.commit(row, repo),
       origin: { kind: row.origin },
       description: row.description,
       parentCommit:
         row.parent_rowid === null
           ? null
-          : this.response(this.store.commitByRowid(row.parent_rowid), repo),
+          : this.commit(this.store.commitByRowid(row.parent_rowid), repo),
       childCommits: this.store.childCommits(row).map((child) => this.commit(child, repo)),
       started: timestamp(row.started_at),
       finishing: timestamp(row.finishing_at),
@@ -117,8 +108,7 @@ export class PfsMessages {
     };
   }
 
-  /** A FileInfo; `row.pfs_hash` filled in first (PfsHashes.fill). */
-  fileInfo(row: ListedFile, commit: CommitMessage) {
+  fileInfo(row: ListedFile, commit: ReturnType<PfsMessages['commit']>) {
     // Rows of one listing mostly share their write time: format it once per run of them.
     if (row.committed_at !== this.lastCommittedAt) {
       this.lastCommittedAt = row.committed_at;
@@ -129,7 +119,7 @@ export class PfsMessages {
       fileType: row.type,
       committed: this.lastCommitted,
       sizeBytes: int64(row.size_bytes),
-      hash: row.pfs_hash ? hexToBytesField(row.pfs_hash) : '',
+      hash: row.hash ? hexToBytesField(row.hash) : '',
     };
   }
 
@@ -152,11 +142,7 @@ export class PfsMessages {
   private lastCommitted: string | null = null;
 }
 
-export type CommitMessage = {
-  repo: ReturnType<PfsMessages['repo']>;
-  id: string;
-  branch: ReturnType<PfsMessages['branch']> | null;
-};
+export type CommitMessage = ReturnType<PfsMessages['commit']>;
 export type FileInfoMessage = ReturnType<PfsMessages['fileInfo']>;
 
 function parseMap(json: string): Record<string, string> {

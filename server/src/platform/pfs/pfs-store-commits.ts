@@ -1,38 +1,18 @@
 // PfsStore's branches and commits: branch heads, resolving commit references, the lineage
 // (ancestors, chains), starting, finishing and clearing commits, provenance, commit and repo
 // sizes, commit listings, and DeleteAll.
-import { randomUUID } from 'node:crypto';
-import { failedPrecondition, invalidArgument, notFound, type ApiError } from '../../errors.ts';
+import { randomBytes } from 'node:crypto';
+import { failedPrecondition, invalidArgument, notFound } from '../../errors.ts';
 import type { Db } from '../storage/database.ts';
 import type { CommitEvents } from './commit-events.ts';
 import { CommitLineage, type ChainOptions } from './commit-lineage.ts';
-import { validateBranchName } from './names.ts';
-import { PfsRepoStore, repoLabel } from './pfs-store-repos.ts';
+import { validateName } from './names.ts';
+import { PfsRepoStore } from './pfs-store-repos.ts';
 import { isOpen, type BranchRow, type CommitRow, type OriginKind, type RepoRow } from './rows.ts';
 
-/** A new commit id: a UUID v4 in hex without dashes, as Pachyderm's (which tell ids from names). */
-export const newCommitId = (): string => randomUUID().replace(/-/g, '');
+export const newCommitId = (): string => randomBytes(16).toString('hex');
 
-/** A commit as Pachyderm names it in messages: "project/repo@id". */
-export const commitLabel = (repo: RepoRow, id: string): string => `${repoLabel(repo)}@${id}`;
-
-/**
- * Ancestry syntax after a commit id or branch name (Pachyderm's): `^`, `^^`, `^3`, `~`, `~~`,
- * `~3` (that many parents back), and `.N` (the Nth commit from the branch's root, 1-based),
- * which may come first: `master.3^` is `master.2`.
- */
-function parseAncestry(id: string): { base: string; fromRoot: number | null; back: number } {
-  const at = id.search(/[.^~]/);
-  if (at === -1) return { base: id, fromRoot: null, back: 0 };
-  const match = /^(?:\.(\d+))?(?:(\^+|~+)|([\^~])(\d+))?$/.exec(id.slice(at));
-  if (!match) throw invalidArgument(`invalid ancestry syntax in ${JSON.stringify(id)}`);
-  const back = match[2] ? match[2].length : match[4] ? Number(match[4]) : 0;
-  if (match[1] === undefined) return { base: id.slice(0, at), fromRoot: null, back };
-  const position = Number(match[1]) - 1;
-  if (back > position && back > 0)
-    throw invalidArgument('there should be less ancestors than descendants');
-  return { base: id.slice(0, at), fromRoot: Math.max(position - back, 0), back: 0 };
-}
+const describeRepo = (repo: RepoRow) => `${repo.project}/${repo.name}`;
 
 /** Branches and commits (the layer of PfsStore above PfsRepoStore). */
 export class PfsCommitStore extends PfsRepoStore {
@@ -63,21 +43,19 @@ export class PfsCommitStore extends PfsRepoStore {
 
   getBranch(repo: RepoRow, name: string): BranchRow {
     const branch = this.findBranch(repo, name);
-    if (!branch)
-      throw notFound(`branch ${JSON.stringify(name)} not found in repo ${repoLabel(repo)}`);
+    if (!branch) throw notFound(`branch ${name} not found in repo ${describeRepo(repo)}`);
     return branch;
   }
 
-  /** A repo's branches, newest first (by creation: moving a head keeps a branch's place). */
   listBranches(repo: RepoRow): BranchRow[] {
-    return this.prepare(
-      'SELECT * FROM branches WHERE repo_id = ? ORDER BY created_at DESC, rowid DESC',
-    ).all(repo.id) as BranchRow[];
+    return this.prepare('SELECT * FROM branches WHERE repo_id = ? ORDER BY name').all(
+      repo.id,
+    ) as BranchRow[];
   }
 
   /** Points a branch at `head`; without a head a new branch gets an empty finished commit. */
   createBranch(repo: RepoRow, name: string, head: CommitRow | null, provenance: string[]): void {
-    validateBranchName(name);
+    validateName('branch', name);
     this.transaction(() => {
       const existing = this.findBranch(repo, name);
       let headRowid = head?.rowid ?? existing?.head_rowid ?? null;
@@ -122,15 +100,15 @@ export class PfsCommitStore extends PfsRepoStore {
 
   /**
    * Resolves a commit reference: a commit id, or a branch name (its head), optionally followed
-   * by ancestry (parseAncestry: "master^", "master~2", "<id>^^", "master.1"); an id that is only
-   * ancestry ("^2") or empty applies to the head of `branchName`.
+   * by ancestry ("master^", "master~2", "<id>^^"); an empty id means the head of `branchName`.
    */
   resolveCommit(repo: RepoRow, id: string, branchName: string): CommitRow {
-    const { base, fromRoot, back } = parseAncestry(id);
-    const label = () =>
-      (id === '' || /^[.^~]/.test(id)) && branchName
-        ? commitLabel(repo, branchName + id)
-        : commitLabel(repo, id);
+    const match = /^(.*?)((?:[\^~]\d*)*)$/.exec(id);
+    const base = match?.[1] ?? id;
+    let generations = 0;
+    for (const step of (match?.[2] ?? '').match(/[\^~]\d*/g) ?? []) {
+      generations += step.length > 1 ? Number(step.slice(1)) : 1;
+    }
     let commit: CommitRow | undefined;
     if (base === '') {
       if (!branchName) throw invalidArgument('a commit needs an id or a branch');
@@ -138,22 +116,11 @@ export class PfsCommitStore extends PfsRepoStore {
     } else {
       commit = this.findCommit(repo, base);
       if (!commit && this.findBranch(repo, base)) commit = this.branchHead(repo, base);
-      if (!commit) throw notFound(`commit ${label()} not found`);
+      if (!commit) throw notFound(`commit ${id} not found in repo ${describeRepo(repo)}`);
     }
-    let found: CommitRow | undefined;
-    if (fromRoot === null) {
-      found = this.lineage.ancestor(commit, back);
-    } else {
-      let index = 0;
-      for (const row of this.lineage.chain(commit, { stopAt: null, reverse: true })) {
-        if (index++ === fromRoot) {
-          found = row;
-          break;
-        }
-      }
-    }
-    if (!found) throw notFound(`commit ${label()} not found`);
-    return found;
+    const ancestor = this.lineage.ancestor(commit, generations);
+    if (!ancestor) throw notFound(`commit ${id} not found in repo ${describeRepo(repo)}`);
+    return ancestor;
   }
 
   /** The commit `generations` parents above `commit` (lineage index), or undefined. */
@@ -171,8 +138,7 @@ export class PfsCommitStore extends PfsRepoStore {
 
   private branchHead(repo: RepoRow, branchName: string): CommitRow {
     const branch = this.getBranch(repo, branchName);
-    if (branch.head_rowid === null)
-      throw notFound(`branch ${JSON.stringify(branchName)} has no head commit`);
+    if (branch.head_rowid === null) throw notFound(`branch ${branchName} has no head commit`);
     return this.commitByRowid(branch.head_rowid);
   }
 
@@ -185,16 +151,14 @@ export class PfsCommitStore extends PfsRepoStore {
     origin: OriginKind = 'USER',
     id: string = newCommitId(),
   ): CommitRow {
-    if (branchName) validateBranchName(branchName);
+    if (branchName) validateName('branch', branchName);
     const commit = this.transaction(() => {
       const branch = branchName ? this.findBranch(repo, branchName) : undefined;
       const head = branch?.head_rowid ? this.commitByRowid(branch.head_rowid) : null;
-      const parent = explicitParent ?? head;
-      if (parent && isOpen(parent)) {
-        throw failedPrecondition(
-          `parent commit ${commitLabel(this.repoById(parent.repo_id), parent.id)} has not been finished`,
-        );
+      if (head && isOpen(head)) {
+        throw failedPrecondition(`branch ${branchName} already has an open commit ${head.id}`);
       }
+      const parent = explicitParent ?? head;
       const rowid = this.insertCommit(repo, branchName || null, parent, description, origin, id);
       if (branchName) {
         const now = Date.now();
@@ -217,14 +181,6 @@ export class PfsCommitStore extends PfsRepoStore {
     origin: OriginKind,
     id: string = newCommitId(),
   ): number {
-    // Start times strictly increase within a repo (a commit started in the same millisecond as
-    // the one before counts one later), so ListCommit's started_time tells them apart.
-    const last = this.prepare(
-      'SELECT started_at FROM commits WHERE repo_id = ? ORDER BY rowid DESC LIMIT 1',
-    )
-      .pluck()
-      .get(repo.id);
-    const startedAt = Math.max(Date.now(), typeof last === 'number' ? last + 1 : 0);
     const result = this.prepare(
       `INSERT INTO commits (repo_id, id, branch_name, parent_rowid, origin, description, started_at, created_by)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -235,39 +191,23 @@ export class PfsCommitStore extends PfsRepoStore {
       parent?.rowid ?? null,
       origin,
       description,
-      startedAt,
+      Date.now(),
       this.commitAuthor?.(repo, origin) ?? '',
     );
     const rowid = Number(result.lastInsertRowid);
-    const base = this.baseOf(parent);
-    if (base) this.copyFiles(base, rowid);
+    if (parent) {
+      this.prepare(
+        `INSERT INTO files (commit_rowid, path, dir, name, type, hash, size_bytes, committed_at)
+           SELECT ?, path, dir, name, type, hash, size_bytes, committed_at FROM files WHERE commit_rowid = ?`,
+      ).run(rowid, parent.rowid);
+    }
     return rowid;
-  }
-
-  /**
-   * The commit whose files a child of `parent` starts from: `parent`, or its nearest ancestor
-   * that did not finish with an error (Pachyderm leaves an errored commit's changes out of its
-   * descendants).
-   */
-  baseOf(parent: CommitRow | null): CommitRow | null {
-    let base = parent;
-    while (base && base.error !== '' && base.finished_at !== null)
-      base = base.parent_rowid === null ? null : this.commitByRowid(base.parent_rowid);
-    return base;
-  }
-
-  private copyFiles(from: CommitRow, toRowid: number): void {
-    this.prepare(
-      `INSERT INTO files (commit_rowid, path, dir, name, type, hash, size_bytes, committed_at, datum, pfs_hash)
-         SELECT ?, path, dir, name, type, hash, size_bytes, committed_at, datum, pfs_hash
-         FROM files WHERE commit_rowid = ?`,
-    ).run(toRowid, from.rowid);
   }
 
   finishCommit(commit: CommitRow, description: string, error: string): void {
     this.transaction(() => {
       const current = this.commitByRowid(commit.rowid);
-      if (!isOpen(current)) throw this.finishedError(current);
+      if (!isOpen(current)) throw failedPrecondition(`commit ${commit.id} is already finished`);
       this.finishCommitRow(current, description, error);
     });
     this.events.notify();
@@ -277,16 +217,9 @@ export class PfsCommitStore extends PfsRepoStore {
   /** Finishes an open commit inside the caller's transaction; announceFinished after it lands. */
   finishWithoutEvents(commit: CommitRow): CommitRow {
     const current = this.commitByRowid(commit.rowid);
-    if (!isOpen(current)) throw this.finishedError(current);
+    if (!isOpen(current)) throw failedPrecondition(`commit ${commit.id} is already finished`);
     this.finishCommitRow(current, '', '');
     return this.commitByRowid(commit.rowid);
-  }
-
-  /** Pachyderm's error for writing to, or finishing, a finished commit. */
-  finishedError(commit: CommitRow): ApiError {
-    return failedPrecondition(
-      `commit ${commitLabel(this.repoById(commit.repo_id), commit.id)} has already finished`,
-    );
   }
 
   /** Tells subscribers and pipelines about commits finished by finishWithoutEvents. */
@@ -299,32 +232,30 @@ export class PfsCommitStore extends PfsRepoStore {
   clearCommit(commit: CommitRow): void {
     this.transaction(() => {
       const current = this.commitByRowid(commit.rowid);
-      if (!isOpen(current)) throw failedPrecondition('cannot clear finished commit');
+      if (!isOpen(current))
+        throw failedPrecondition(
+          `commit ${commit.id} is finished: only an open commit can be cleared`,
+        );
       this.prepare('DELETE FROM files WHERE commit_rowid = ?').run(current.rowid);
-      this.prepare("UPDATE commits SET validation_error = '' WHERE rowid = ?").run(current.rowid);
-      const base = this.baseOf(
-        current.parent_rowid === null ? null : this.commitByRowid(current.parent_rowid),
-      );
-      if (base) this.copyFiles(base, current.rowid);
+      if (current.parent_rowid !== null) {
+        this.prepare(
+          `INSERT INTO files (commit_rowid, path, dir, name, type, hash, size_bytes, committed_at)
+             SELECT ?, path, dir, name, type, hash, size_bytes, committed_at FROM files WHERE commit_rowid = ?`,
+        ).run(current.rowid, current.parent_rowid);
+      }
     });
     this.events.notify();
   }
 
   /**
-   * DeleteAll: every repo with its branches, commits and files, and every project; then the
-   * project "default" anew, empty (as pachd leaves a cluster). Blobs stay on disk
-   * (content-addressed, possibly shared).
+   * DeleteAll: every repo with its branches, commits and files, and every project but the
+   * default one (which is kept, empty). Blobs stay on disk (content-addressed, possibly shared).
    */
   deleteAll(): void {
     this.transaction(() => {
       for (const repo of this.prepare('SELECT * FROM repos').all() as RepoRow[])
         this.deleteRepoRows(repo.id);
-      this.prepare('DELETE FROM projects').run();
-      this.prepare('INSERT INTO projects (name, description, created_at) VALUES (?, ?, ?)').run(
-        'default',
-        '',
-        Date.now(),
-      );
+      this.prepare("DELETE FROM projects WHERE name != 'default'").run();
     });
     this.events.notify();
   }
@@ -355,32 +286,15 @@ export class PfsCommitStore extends PfsRepoStore {
     ).all(commit.rowid) as CommitRow[];
   }
 
-  /** Finishes a commit; with no error of its own, a pending validation error is its error. */
   protected finishCommitRow(commit: CommitRow, description: string, error: string): void {
     const now = Date.now();
     this.prepare(
-      `UPDATE commits SET finishing_at = ?, finished_at = ?, size_bytes = ?,
-           error = CASE WHEN ? = '' THEN validation_error ELSE ? END, validation_error = '',
+      `UPDATE commits SET finishing_at = ?, finished_at = ?, size_bytes = ?, error = ?,
            description = CASE WHEN ? = '' THEN description ELSE ? END WHERE rowid = ?`,
-    ).run(
-      now,
-      now,
-      this.sumFileSizes(commit.rowid),
-      error,
-      error,
-      description,
-      description,
-      commit.rowid,
-    );
+    ).run(now, now, this.sumFileSizes(commit.rowid), error, description, description, commit.rowid);
   }
 
-  /** A commit's size as its CommitInfo reports it: none until it is finished (as pachd). */
   commitSize(commit: CommitRow): number {
-    return isOpen(commit) ? 0 : commit.size_bytes;
-  }
-
-  /** The bytes of a commit's files, finished or not. */
-  contentSize(commit: CommitRow): number {
     return isOpen(commit) ? this.sumFileSizes(commit.rowid) : commit.size_bytes;
   }
 
@@ -405,9 +319,8 @@ export class PfsCommitStore extends PfsRepoStore {
    * rowid `after` (exclusive, in the listing's direction), created after `from` (exclusive) and
    * of one origin when given.
    */
-  /** A page of a repo's commits by rowid (`repo` null: every repo's, as pachd's ListCommit). */
   repoCommitsPage(
-    repo: RepoRow | null,
+    repo: RepoRow,
     options: {
       after: number | null;
       from: number | null;
@@ -416,8 +329,8 @@ export class PfsCommitStore extends PfsRepoStore {
       limit: number;
     },
   ): CommitRow[] {
-    const clauses = repo ? ['repo_id = ?'] : ['1'];
-    const params: unknown[] = repo ? [repo.id] : [];
+    const clauses = ['repo_id = ?'];
+    const params: unknown[] = [repo.id];
     if (options.from !== null) {
       clauses.push('rowid > ?');
       params.push(options.from);

@@ -15,8 +15,8 @@ export interface PageOptions {
 const byDir = 'AND dir = ?';
 
 /** The columns a file listing sends (ListedFile). */
-const listedColumns = 'path, type, hash, size_bytes, committed_at, pfs_hash';
-type ListedTuple = [string, ListedFile['type'], string, number, number, string | null];
+const listedColumns = 'path, type, hash, size_bytes, committed_at';
+type ListedTuple = [string, ListedFile['type'], string, number, number];
 
 /** A range of paths (a bound null: none); the upper bound is exclusive. */
 interface PathBounds {
@@ -84,10 +84,8 @@ export class PfsFileListing extends PfsCommitStore {
       name: '',
       type: 'DIR',
       hash: '',
-      size_bytes: this.contentSize(commit),
-      committed_at: commit.finishing_at ?? commit.started_at,
-      datum: '',
-      pfs_hash: null,
+      size_bytes: this.commitSize(commit),
+      committed_at: commit.finished_at ?? commit.started_at,
     };
   }
 
@@ -116,13 +114,12 @@ export class PfsFileListing extends PfsCommitStore {
     if (columns !== listedColumns) return statement.raw(false).all(...all);
     // Arrays, made into objects here: about half what better-sqlite3's row objects cost.
     return (statement.raw(true).all(...all) as ListedTuple[]).map(
-      ([path, type, hash, size_bytes, committed_at, pfs_hash]): ListedFile => ({
+      ([path, type, hash, size_bytes, committed_at]): ListedFile => ({
         path,
         type,
         hash,
         size_bytes,
         committed_at,
-        pfs_hash,
       }),
     );
   }
@@ -213,63 +210,6 @@ export class PfsFileListing extends PfsCommitStore {
     } finally {
       this.openScans--;
     }
-  }
-
-  // ---- Pachyderm hashes (pfs-hashes.ts) -----------------------------------------------------
-
-  /** The kept Pachyderm hash of a blob's bytes, or undefined. */
-  blobPfsHash(sha256: string): string | undefined {
-    const hash = this.prepare('SELECT pfs_hash FROM blob_pfs_hashes WHERE blob = ?')
-      .pluck()
-      .get(sha256);
-    return typeof hash === 'string' ? hash : undefined;
-  }
-
-  setBlobPfsHash(sha256: string, hash: string): void {
-    this.prepare('INSERT OR IGNORE INTO blob_pfs_hashes (blob, pfs_hash) VALUES (?, ?)').run(
-      sha256,
-      hash,
-    );
-  }
-
-  /** [blob, size] of the files under a stored folder path whose blob has no kept hash. */
-  blobsWithoutPfsHash(commit: CommitRow, dirPath: string): Array<[string, number]> {
-    const bounds = subtreeBounds(dirPath);
-    return this.prepare(
-      `SELECT DISTINCT f.hash, f.size_bytes FROM files f
-         LEFT JOIN blob_pfs_hashes b ON b.blob = f.hash
-         WHERE f.commit_rowid = ? AND f.path > ? AND f.path < ? AND f.type = 'FILE'
-           AND b.blob IS NULL`,
-    )
-      .raw(true)
-      .all(commit.rowid, bounds.lower, bounds.upper) as Array<[string, number]>;
-  }
-
-  /** A folder's kept hash, or null. */
-  folderPfsHash(commit: CommitRow, dirPath: string): string | null {
-    const hash = this.prepare('SELECT pfs_hash FROM files WHERE commit_rowid = ? AND path = ?')
-      .pluck()
-      .get(commit.rowid, dirPath);
-    return typeof hash === 'string' ? hash : null;
-  }
-
-  setFolderPfsHash(commit: CommitRow, dirPath: string, hash: string): void {
-    this.prepare('UPDATE files SET pfs_hash = ? WHERE commit_rowid = ? AND path = ?').run(
-      hash,
-      commit.rowid,
-      dirPath,
-    );
-  }
-
-  /** A folder's direct children, in path order, with what their hashes are made of. */
-  childrenForHash(
-    commit: CommitRow,
-    dirPath: string,
-  ): Array<Pick<FileRow, 'path' | 'type' | 'hash' | 'pfs_hash'>> {
-    return this.prepare(
-      `SELECT path, type, hash, pfs_hash FROM files INDEXED BY files_by_dir
-         WHERE commit_rowid = ? AND dir = ? ORDER BY path`,
-    ).all(commit.rowid, dirPath) as Array<Pick<FileRow, 'path' | 'type' | 'hash' | 'pfs_hash'>>;
   }
 
   /** Every row of a commit, ordered by path. */

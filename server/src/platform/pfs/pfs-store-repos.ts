@@ -1,6 +1,6 @@
 // PfsStore's projects and repos: create, find, list, delete them and set their metadata.
 import { alreadyExists, failedPrecondition, invalidArgument, notFound } from '../../errors.ts';
-import { validateName, validateProjectName } from './names.ts';
+import { validateName } from './names.ts';
 import { PfsStoreBase } from './pfs-store-base.ts';
 import type { ProjectRow, RepoRow, RepoType } from './rows.ts';
 
@@ -12,15 +12,10 @@ export interface RepoRef {
 
 const repoTypes: readonly RepoType[] = ['user', 'spec', 'meta'];
 
-/** A repo as Pachyderm names it in messages: "project/name", "project/name.type" for system repos. */
-export function repoLabel(ref: RepoRef): string {
-  return `${ref.project}/${ref.name}${ref.type === 'user' ? '' : `.${ref.type}`}`;
-}
-
 /** Projects and repos (the layer of PfsStore above PfsStoreBase). */
 export class PfsRepoStore extends PfsStoreBase {
   createProject(name: string, description: string, update: boolean): void {
-    validateProjectName(name);
+    validateName('project', name);
     this.transaction(() => {
       const existing = this.findProject(name);
       if (existing && !update) throw alreadyExists(`project ${name} already exists`);
@@ -36,26 +31,6 @@ export class PfsRepoStore extends PfsStoreBase {
     });
   }
 
-  /**
-   * Whether the data folder is new (the migration that made the project "default" found no
-   * projects) and still holds nothing else: the demo seed goes only there.
-   */
-  isFreshDatabase(): boolean {
-    const flag = this.prepare("SELECT value FROM settings WHERE key = 'fresh_database'")
-      .pluck()
-      .get();
-    if (flag !== '1') return false;
-    const repos = Number(this.prepare('SELECT COUNT(*) FROM repos').pluck().get());
-    const others = Number(
-      this.prepare("SELECT COUNT(*) FROM projects WHERE name != 'default'").pluck().get(),
-    );
-    return repos === 0 && others === 0;
-  }
-
-  clearFreshDatabase(): void {
-    this.prepare("DELETE FROM settings WHERE key = 'fresh_database'").run();
-  }
-
   findProject(name: string): ProjectRow | undefined {
     return this.prepare('SELECT * FROM projects WHERE name = ?').get(name) as
       ProjectRow | undefined;
@@ -63,7 +38,7 @@ export class PfsRepoStore extends PfsStoreBase {
 
   getProject(name: string): ProjectRow {
     const project = this.findProject(name);
-    if (!project) throw notFound(`project ${JSON.stringify(name)} not found`);
+    if (!project) throw notFound(`project ${name} not found`);
     return project;
   }
 
@@ -98,7 +73,8 @@ export class PfsRepoStore extends PfsStoreBase {
     return this.transaction(() => {
       this.getProject(ref.project);
       const existing = this.findRepo(ref);
-      if (existing && !update) throw alreadyExists(`repo ${repoLabel(ref)} already exists`);
+      if (existing && !update)
+        throw alreadyExists(`repo ${ref.name} already exists in project ${ref.project}`);
       if (existing) {
         this.prepare('UPDATE repos SET description = ? WHERE id = ?').run(description, existing.id);
       } else {
@@ -121,7 +97,10 @@ export class PfsRepoStore extends PfsStoreBase {
   getRepo(ref: RepoRef): RepoRow {
     this.getProject(ref.project);
     const repo = this.findRepo(ref);
-    if (!repo) throw notFound(`repo ${repoLabel(ref)} not found`);
+    if (!repo) {
+      const kind = ref.type === 'user' ? 'repo' : `${ref.type} repo`;
+      throw notFound(`${kind} ${ref.name} not found in project ${ref.project}`);
+    }
     return repo;
   }
 

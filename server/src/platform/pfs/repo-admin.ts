@@ -91,12 +91,9 @@ export function registerRepoAdminApi(
     typedUnary(pfs_v2.DeleteReposRequestSchema, async (req) => {
       const projects = projectNames(req.projects);
       const { all, force } = req;
-      // As pachd: no projects (and not all) deletes nothing; a project that does not exist has
-      // no repos to delete.
-      if (projects.length === 0 && !all) return { repos: [] };
-      const existing = projects.filter((project) => store.findProject(project));
-      if (!all && existing.length === 0) return { repos: [] };
-      const repos = store.listRepos({ type: 'user', projects: all ? [] : existing });
+      if (projects.length === 0 && !all) throw invalidArgument('DeleteRepos needs projects or all');
+      for (const project of projects) store.getProject(project);
+      const repos = store.listRepos({ type: 'user', projects: all ? [] : projects });
       const outputs = repos.filter(isPipelineOutput);
       if (outputs.length > 0 && !force)
         throw failedPrecondition(

@@ -2,9 +2,7 @@
 import { pfs_v2 } from '@ivory/api/proto';
 import { safeNumber, typedStream, typedUnary } from '../typed-method.ts';
 import type { PfsApiContext } from './pfs-api-context.ts';
-import { failedPrecondition } from '../../errors.ts';
 import { projectNameOf, repoRefOf } from './pfs-refs.ts';
-import { repoLabel } from './pfs-store-repos.ts';
 import type { RepoType } from './rows.ts';
 
 /** Registers the repo methods of pfs_v2.API. */
@@ -14,13 +12,7 @@ export function registerRepoApi(api: PfsApiContext): void {
   add(
     'CreateRepo',
     typedUnary(pfs_v2.CreateRepoRequestSchema, async (req) => {
-      const ref = repoRefOf(req.repo);
-      // A system repo (a pipeline's spec or meta repo) goes with a user repo of its name.
-      if (ref.type !== 'user' && !store.findRepo({ ...ref, type: 'user' }))
-        throw failedPrecondition(
-          `cannot create a system repo without a corresponding 'user' repo: ${repoLabel(ref)}`,
-        );
-      store.createRepo(ref, req.description, req.update);
+      store.createRepo(repoRefOf(req.repo), req.description, req.update);
       return {};
     }),
   );
@@ -51,15 +43,7 @@ export function registerRepoApi(api: PfsApiContext): void {
   add(
     'DeleteRepo',
     typedUnary(pfs_v2.DeleteRepoRequestSchema, async (req) => {
-      const ref = repoRefOf(req.repo);
-      store.transaction(() => {
-        store.deleteRepo(ref);
-        // A user repo's meta repo goes with it (a pipeline's output repo: with the pipeline).
-        const meta = { ...ref, type: 'meta' as const };
-        const spec = { ...ref, type: 'spec' as const };
-        if (ref.type === 'user' && store.findRepo(meta) && !store.findRepo(spec))
-          store.deleteRepo(meta);
-      });
+      store.deleteRepo(repoRefOf(req.repo));
       return { deleted: true };
     }),
   );

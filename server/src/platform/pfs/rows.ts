@@ -46,10 +46,6 @@ export interface CommitRow {
   size_bytes: number;
   metadata: string;
   created_by: string;
-  /** An open commit's pending validation error (it finishes with it); '' when none. */
-  validation_error: string;
-  /** Counts the file writes to the commit (pfs-store-writes.ts). */
-  revision: number;
   /** Commit lineage (storage/commit-lineage-schema.ts): segment and position in it. */
   lineage_seg: number | null;
   lineage_pos: number | null;
@@ -63,24 +59,13 @@ export interface FileRow {
   dir: string;
   name: string;
   type: FileType;
-  /** A file's blob (sha256, hex); '' for a folder. */
   hash: string;
   size_bytes: number;
   committed_at: number;
-  /** A file's datum tag ('' for the default datum). */
-  datum: string;
-  /**
-   * A folder's Pachyderm hash (pfs-hashes.ts), kept until it changes; null: not computed. Files'
-   * are kept by blob (blob_pfs_hashes): null in their rows until filled in for a listing.
-   */
-  pfs_hash: string | null;
 }
 
-/** What a file listing sends of a row (pfs_hash filled in by PfsHashes before it is sent). */
-export type ListedFile = Pick<
-  FileRow,
-  'path' | 'type' | 'hash' | 'size_bytes' | 'committed_at' | 'pfs_hash'
->;
+/** What a file listing sends of a row. */
+export type ListedFile = Pick<FileRow, 'path' | 'type' | 'hash' | 'size_bytes' | 'committed_at'>;
 
 export type CommitState = 'STARTED' | 'FINISHING' | 'FINISHED';
 

@@ -6,7 +6,7 @@ import type { Db } from '../storage/database.ts';
 import type { CommitEvents } from './commit-events.ts';
 import { commitRefOf } from './pfs-refs.ts';
 import { resolveCommitRef } from './pfs-requests.ts';
-import { newCommitId, type PfsStore } from './pfs-store.ts';
+import type { PfsStore } from './pfs-store.ts';
 import { isOpen, type CommitRow, type RepoRow } from './rows.ts';
 
 type Mode = 'squash' | 'drop';
@@ -17,17 +17,14 @@ type Mode = 'squash' | 'drop';
  * - The set acted on is a commit set (every commit with one global ID), or one commit plus — with
  *   `recursive` — every commit downstream of it (its subvenance, transitively). Without
  *   `recursive` a commit that has downstream commits answers 9.
- * - A commit of the set may be open (its writes are dropped with it), but every child of one
- *   must be finished (9, "cannot squash until child commit … is finished"); no commit may be a
- *   pipeline version (spec repo, 9), and every commit downstream of a member must be a member
- *   too (9): provenance never dangles.
+ * - Every commit of the set must be finished (9), must not be a pipeline version (spec repo, 9),
+ *   and every commit downstream of a member must be a member too (9): provenance never dangles.
  * - Squash removes the commits but keeps their data: each child already holds its full file
  *   table, so children are re-parented to the squashed commit's parent. A commit without children
- *   cannot be squashed (its changes would have nowhere to go): 9, pachd's "cannot squash a commit
- *   that has no children …".
+ *   cannot be squashed (its changes would have nowhere to go): 9.
  * - Drop removes the commits and their data: allowed only for commits without children (the
- *   newest on their branch, 9 "cannot drop a commit that has children"); a branch whose head is
- *   dropped moves back to the parent (a root commit: to a new empty commit).
+ *   newest on their branch, 9 otherwise); a branch whose head is dropped moves back to the parent
+ *   (a root commit: to a new empty commit).
  * - Jobs whose output commit is removed are deleted with their datums.
  * Finished commits outside the set never lose files.
  */
@@ -62,9 +59,10 @@ export function registerSquashDropApi(
     store.transaction(() => {
       const members = new Map(set.map((c) => [c.rowid, store.commitByRowid(c.rowid)]));
       for (const commit of members.values()) {
-        if (store.repoById(commit.repo_id).type === 'spec' && commit.origin === 'USER')
+        if (isOpen(commit)) throw failedPrecondition(`commit ${describe(commit)} is not finished`);
+        if (store.repoById(commit.repo_id).type === 'spec')
           throw failedPrecondition(
-            `cannot squash commit ${describe(commit)} because it updated a pipeline`,
+            `commit ${describe(commit)} is a pipeline version: it cannot be squashed or dropped`,
           );
         for (const sub of store.directSubvenance(commit)) {
           if (!members.has(sub.rowid))
@@ -72,18 +70,14 @@ export function registerSquashDropApi(
               `commit ${describe(sub)} is downstream of ${describe(commit)}: include it (recursive)`,
             );
         }
-        const allChildren = store.childCommits(commit);
-        const children = allChildren.filter((c) => !members.has(c.rowid));
+        const children = store.childCommits(commit).filter((c) => !members.has(c.rowid));
         if (mode === 'drop' && children.length > 0)
-          throw failedPrecondition(`cannot drop a commit that has children: ${describe(commit)}`);
+          throw failedPrecondition(
+            `commit ${describe(commit)} has children: only the newest commits of a branch can be dropped`,
+          );
         if (mode === 'squash' && children.length === 0)
           throw failedPrecondition(
-            `cannot squash a commit that has no children as that would cause data loss, use the drop operation instead: ${describe(commit)}`,
-          );
-        const open = allChildren.find((child) => isOpen(child));
-        if (open)
-          throw failedPrecondition(
-            `cannot squash until child commit ${describe(open)} is finished`,
+            `commit ${describe(commit)} has no children: its changes have nowhere to go (drop it instead)`,
           );
       }
       // Newest first, so a member's parent is handled after the member.
@@ -106,9 +100,9 @@ export function registerSquashDropApi(
               .prepare(
                 `INSERT INTO commits (repo_id, id, branch_name, parent_rowid, origin, description,
                    started_at, finishing_at, finished_at)
-                 VALUES (?, ?, ?, NULL, 'AUTO', '', ?, ?, ?)`,
+                 VALUES (?, lower(hex(randomblob(16))), ?, NULL, 'AUTO', '', ?, ?, ?)`,
               )
-              .run(current.repo_id, newCommitId(), name, Date.now(), Date.now(), Date.now());
+              .run(current.repo_id, name, Date.now(), Date.now(), Date.now());
             head = Number(result.lastInsertRowid);
           }
           db.prepare(
@@ -127,7 +121,7 @@ export function registerSquashDropApi(
     const id = req.commitSet?.id ?? '';
     if (!id) throw invalidArgument('commitSet.id is required');
     const commits = store.commitsWithId(id);
-    if (commits.length === 0) throw notFound(`no commits found for commitset ${id}`);
+    if (commits.length === 0) throw notFound(`commit set ${id} not found`);
     return commits;
   }
 
@@ -136,7 +130,7 @@ export function registerSquashDropApi(
     const all = downstream([commit]);
     if (all.length > 1 && !req.recursive)
       throw failedPrecondition(
-        `cannot ${req.$typeName.includes('Squash') ? 'squash' : 'drop'} commit (${describe(commit)}) with subvenance without recursive`,
+        `commit ${describe(commit)} has downstream commits: set recursive to include them`,
       );
     return all;
   }

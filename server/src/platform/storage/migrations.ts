@@ -320,33 +320,4 @@ export const migrations: readonly Migration[] = [
     fillCommitLineage(db);
     db.exec(commitLineageSchema.triggers);
   },
-  // 9: Pachyderm's file semantics: a file's datum tag; folders' cached hash (Pachyderm's
-  // algorithm, pfs/pfs-hashes.ts; NULL: not computed since the folder last changed) and the
-  // content hash of each blob; an open commit's pending validation error (a file / folder
-  // collision, one path from two datums), which it finishes with, and its revision (counts its
-  // file writes: an append computed from its files lands only if they did not change meanwhile);
-  // and the project "default", which a new cluster starts with, every signed-in user a writer
-  // in it (`fresh_database` tells the demo seed the data is new).
-  (db) => {
-    db.exec(`
-      ALTER TABLE files ADD COLUMN datum TEXT NOT NULL DEFAULT '';
-      ALTER TABLE files ADD COLUMN pfs_hash TEXT;
-      ALTER TABLE commits ADD COLUMN validation_error TEXT NOT NULL DEFAULT '';
-      ALTER TABLE commits ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
-      CREATE TABLE blob_pfs_hashes (blob TEXT PRIMARY KEY, pfs_hash TEXT NOT NULL) WITHOUT ROWID;
-    `);
-    const projects = Number(db.prepare('SELECT COUNT(*) FROM projects').pluck().get());
-    if (projects === 0) {
-      db.prepare(
-        "INSERT INTO projects (name, description, created_at) VALUES ('default', '', ?)",
-      ).run(Date.now());
-      // Every signed-in user may write in it, as pachd grants when auth is activated.
-      db.prepare(
-        "INSERT OR IGNORE INTO role_bindings VALUES ('PROJECT', 'default', 'allClusterUsers', 'projectWriter')",
-      ).run();
-      db.prepare(
-        "INSERT OR REPLACE INTO settings (key, value) VALUES ('fresh_database', '1')",
-      ).run();
-    }
-  },
 ];

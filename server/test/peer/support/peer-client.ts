@@ -265,11 +265,14 @@ export class PeerClient {
   deleteFile(target: Commit, path: string) {
     return this.modifyFile(target, [{ body: { case: 'deleteFile', value: { path } } }]);
   }
-  /** Go's `CopyFile`: one copyFile message (the server replaces, or appends with `append`). */
   copyFile(target: Commit, dst: string, src: Commit, srcPath: string, append = false) {
-    return this.modifyFile(target, [
-      { body: { case: 'copyFile', value: { dst, src: { commit: src, path: srcPath }, append } } },
-    ]);
+    const ops: ModifyFileRequest[] = append
+      ? []
+      : [{ body: { case: 'deleteFile', value: { path: dst } } }];
+    ops.push({
+      body: { case: 'copyFile', value: { dst, src: { commit: src, path: srcPath }, append } },
+    });
+    return this.modifyFile(target, ops);
   }
   /** The file's bytes as text (GetFile's stream, joined). */
   async getFile(source: Commit, path: string): Promise<string> {
@@ -305,131 +308,6 @@ export class PeerClient {
       newFile: { commit: newCommit, path: newPath },
       oldFile: oldCommit ? { commit: oldCommit, path: oldPath } : undefined,
       shallow,
-    });
-  }
-
-  // ---- more of Go's client (the pfs server tests) --------------------------------------------
-
-  /** `UpdateProject`: CreateProject with `update`. */
-  updateProject(name: string, description: string) {
-    return this.grpc.unary(pfs_v2.API.method.createProject, {
-      project: { name },
-      description,
-      update: true,
-    });
-  }
-  inspectProject(name: string) {
-    return this.grpc.unary(pfs_v2.API.method.inspectProject, { project: { name } });
-  }
-  listProject() {
-    return this.grpc.serverStream(pfs_v2.API.method.listProject, {});
-  }
-  /** ListRepo of some projects (every type when `type` is ''). */
-  listRepoIn(projects: string[], type = '') {
-    return this.grpc.serverStream(pfs_v2.API.method.listRepo, {
-      type,
-      projects: projects.map((name) => ({ name })),
-    });
-  }
-  deleteRepos(
-    request: Omit<MessageInitShape<typeof pfs_v2.DeleteReposRequestSchema>, '$typeName'>,
-  ) {
-    return this.grpc.unary(pfs_v2.API.method.deleteRepos, request);
-  }
-  /** DeleteAll: a cluster as a new one (the project "default" only) — Go's `NewTestPachd`. */
-  deleteAll() {
-    return this.grpc.unary(pfs_v2.API.method.deleteAll, {});
-  }
-  listBranchReverse(project: string, repoName: string) {
-    return this.grpc.serverStream(pfs_v2.API.method.listBranch, {
-      repo: repo(project, repoName),
-      reverse: true,
-    });
-  }
-  /** SubscribeCommit's messages as they come; `signal` (or leaving the loop) cancels it. */
-  subscribeCommit(
-    request: Omit<MessageInitShape<typeof pfs_v2.SubscribeCommitRequestSchema>, '$typeName'>,
-    signal?: AbortSignal,
-  ) {
-    return this.grpc.eachMessage(pfs_v2.API.method.subscribeCommit, request, signal);
-  }
-  squashCommit(target: Commit, recursive = false) {
-    return this.grpc.unary(pfs_v2.API.method.squashCommit, { commit: target, recursive });
-  }
-  dropCommit(target: Commit, recursive = false) {
-    return this.grpc.unary(pfs_v2.API.method.dropCommit, { commit: target, recursive });
-  }
-  /** Go's `FindCommits`: the stream gathered (found commits, last searched, count). */
-  async findCommits(start: Commit, filePath: string, limit = 0) {
-    const answers = await this.grpc.serverStream(pfs_v2.API.method.findCommits, {
-      start,
-      filePath,
-      limit,
-    });
-    const found: Commit[] = [];
-    let lastSearched: Commit | undefined;
-    let commitsSearched = 0;
-    for (const answer of answers) {
-      if (answer.result.case === 'foundCommit') found.push(answer.result.value);
-      if (answer.result.case === 'lastSearchedCommit') lastSearched = answer.result.value;
-      commitsSearched = answer.commitsSearched;
-    }
-    return { found, lastSearched, commitsSearched };
-  }
-  /** GetFile with an offset. */
-  async getFileAt(source: Commit, path: string, offset: number): Promise<string> {
-    const parts = await this.grpc.serverStream(pfs_v2.API.method.getFile, {
-      file: { commit: source, path },
-      offset: BigInt(offset),
-    });
-    return Buffer.concat(parts.map((part) => part.value)).toString('utf8');
-  }
-  /** GetFileTAR: the tar's bytes. */
-  async getFileTar(source: Commit, path: string): Promise<Buffer> {
-    const parts = await this.grpc.serverStream(pfs_v2.API.method.getFileTAR, {
-      file: { commit: source, path },
-    });
-    return Buffer.concat(parts.map((part) => part.value));
-  }
-  listFile(request: Omit<MessageInitShape<typeof pfs_v2.ListFileRequestSchema>, '$typeName'>) {
-    return this.grpc.serverStream(pfs_v2.API.method.listFile, request);
-  }
-  walkFileRequest(
-    request: Omit<MessageInitShape<typeof pfs_v2.WalkFileRequestSchema>, '$typeName'>,
-  ) {
-    return this.grpc.serverStream(pfs_v2.API.method.walkFile, request);
-  }
-  globFile(request: Omit<MessageInitShape<typeof pfs_v2.GlobFileRequestSchema>, '$typeName'>) {
-    return this.grpc.serverStream(pfs_v2.API.method.globFile, request);
-  }
-  /** Go's `DiffFileAll`: the new and the old FileInfos of the differences, each side's list. */
-  async diffFileLists(newCommit: Commit, newPath: string, oldCommit?: Commit, oldPath = '') {
-    const answers = await this.diffFileAll(newCommit, newPath, oldCommit, oldPath);
-    return {
-      newFiles: answers.flatMap((answer) => (answer.newFile ? [answer.newFile] : [])),
-      oldFiles: answers.flatMap((answer) => (answer.oldFile ? [answer.oldFile] : [])),
-    };
-  }
-  fsck() {
-    return this.grpc.serverStream(pfs_v2.API.method.fsck, {});
-  }
-  /** CreateFileSet from these operations (addFile, copyFile): its id. */
-  async createFileSet(operations: ModifyFileRequest[]): Promise<string> {
-    const answer = await this.grpc.clientStream(pfs_v2.API.method.createFileSet, operations);
-    return answer.fileSetId;
-  }
-  renewFileSet(fileSetId: string, ttlSeconds: number) {
-    return this.grpc.unary(pfs_v2.API.method.renewFileSet, {
-      fileSetId,
-      ttlSeconds: BigInt(ttlSeconds),
-    });
-  }
-  inspectProjectV2(name: string) {
-    return this.grpc.unary(pfs_v2.API.method.inspectProjectV2, { project: { name } });
-  }
-  reposSummary(projects: string[]) {
-    return this.grpc.unary(pfs_v2.API.method.reposSummary, {
-      projects: projects.map((name) => ({ picker: { case: 'name' as const, value: name } })),
     });
   }
 

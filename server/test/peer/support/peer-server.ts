@@ -15,11 +15,6 @@ import { peerClient, type PeerClient } from './peer-client.ts';
 
 export function usePeerServer(config: Partial<ServerConfig> = {}): {
   client: () => PeerClient;
-  /**
-   * The client, the cluster first made new (DeleteAll: the project "default" only), as each Go
-   * test's `pachd.NewTestPachd` — so a port can use the Go test's own names and counts.
-   */
-  fresh: () => Promise<PeerClient>;
   server: () => TestServer;
 } {
   let server: TestServer | undefined;
@@ -27,21 +22,19 @@ export function usePeerServer(config: Partial<ServerConfig> = {}): {
   beforeAll(async () => {
     server = await startTestServer({ grpc: { port: 0, optional: false }, ...config });
     client = peerClient(`127.0.0.1:${server.server.grpc!.port}`);
+    // pachd starts with the project `default`; the tests assume it.
+    await client.createProject('default').catch((error: { code?: number }) => {
+      if (error.code !== 6) throw error;
+    });
   }, 60_000);
   afterAll(async () => {
     client?.close();
     await server?.close();
   });
-  const started = () => {
-    if (!client) throw new Error('the peer server starts in beforeAll: use it inside a test');
-    return client;
-  };
   return {
-    client: started,
-    async fresh() {
-      const c = started();
-      await c.deleteAll();
-      return c;
+    client: () => {
+      if (!client) throw new Error('the peer server starts in beforeAll: use it inside a test');
+      return client;
     },
     server: () => server!,
   };
@@ -77,6 +70,9 @@ export async function withFreshServer<T>(
   const server = await startTestServer({ grpc: { port: 0, optional: false }, ...config });
   const client = peerClient(`127.0.0.1:${server.server.grpc!.port}`);
   try {
+    await client.createProject('default').catch((error: { code?: number }) => {
+      if (error.code !== 6) throw error;
+    });
     return await test(client);
   } finally {
     client.close();
