@@ -209,6 +209,14 @@ export class UploadSessions extends ChunkReceiver {
     }
   }
 
+  /** Where an upload that has not landed yet will land; null once it landed (or unknown). */
+  target(uploadId: string): { project: string; repo: string; branch: string } | null {
+    const upload = this.db
+      .prepare('SELECT project, repo, branch FROM uploads WHERE id = ?')
+      .get(uploadId) as { project: string; repo: string; branch: string } | undefined;
+    return upload ?? null;
+  }
+
   /** The commit a finished upload landed in ('' when it has not landed). */
   private landedCommit(uploadId: string): string {
     const found = this.db
