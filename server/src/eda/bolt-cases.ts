@@ -141,8 +141,19 @@ export async function planEdaCommit(commit: BoltCommit): Promise<PlannedTrial[] 
   const names = new Set(commit.cases.map((c) => c.name));
   let fresh: PluginCase | null = null;
   if (described && !covered.has(described.design)) fresh = described;
-  else if (!described && Object.keys(changedSources).length > 0) {
-    const top = await topModule(changedSources);
+  else if (!described) {
+    // Modules of the changed files that no case runs and no other module instantiates: a new
+    // design's top is among them (Yosys decides which).
+    const candidates = Object.values(changedSources)
+      .flatMap(modulesOf)
+      .filter(
+        (module) =>
+          !covered.has(module) &&
+          ![...sources.values()].some(
+            (text) => !modulesOf(text).includes(module) && mentions(text, module),
+          ),
+      );
+    const top = candidates.length > 0 ? await topModule(changedSources) : null;
     if (top && !covered.has(top) && [...touched].includes(top))
       fresh = { name: top, design: top, description: '' };
   }
