@@ -36,6 +36,8 @@ export async function edaToolsDir(name: string) {
     dir,
     setVerilatorVersion: (text: string) => writeFile(version, `${text}\n`),
     remove: (program: string) => unlink(path.join(dir, program)),
+    /** Links Debian's program into the folder (a tool installed, as the flow sees it). */
+    install: (program: string) => symlink(`/usr/bin/${program}`, path.join(dir, program)),
     close: () => rm(dir, { recursive: true, force: true }),
   };
 }
