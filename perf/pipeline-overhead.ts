@@ -24,7 +24,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RunFields } from '../server/src/platform/pps/runner/launcher/protocol.ts';
-import { SlotShells, type ShellEntry } from '../server/src/platform/pps/runner/launcher/slot-shells.ts';
+import {
+  SlotShells,
+  type ShellEntry,
+} from '../server/src/platform/pps/runner/launcher/slot-shells.ts';
 import {
   sandboxAvailability,
   sandboxShellArgv,
@@ -83,11 +86,7 @@ async function shellsFloor(slots: number): Promise<number> {
       if (sandboxed && process.getuid?.() === 0)
         chownSync(path.join(pfs, 'out'), sandboxUid, sandboxUid);
       const argv = sandboxed
-        ? sandboxShellArgv({
-            inputs: [['tiny', path.join(pfs, 'tiny')]],
-            out: path.join(pfs, 'out'),
-            hidden: [],
-          })
+        ? sandboxShellArgv({ pfs, out: path.join(pfs, 'out'), hidden: [] })
         : ['/bin/sh'];
       return { key: pfs, argv, sandboxed, pfs: sandboxed ? '/pfs' : pfs };
     }),

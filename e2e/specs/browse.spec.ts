@@ -78,6 +78,8 @@ test('an older commit still shows the file the newest one deleted', async ({ pag
 
 test('an unknown path shows the not-found screen with a way home', async ({ page }) => {
   await page.goto('/no/such/screen');
-  await expect(page).toHaveURL(/\/not-found$/);
+  await expect(page.getByText('404: Page Not Found')).toBeVisible();
+  // The address typed stays, so it can be corrected.
+  await expect(page).toHaveURL(/\/no\/such\/screen$/);
   await expect(page.getByText('404: Page Not Found')).toBeVisible();
 });

@@ -77,7 +77,7 @@ test.describe('cluster mode without sign-in', () => {
     await page.getByLabel('Commit message').fill('Uploaded through cluster mode');
     await page.getByTestId(testIds.uploadSubmit).click();
     const result = page.getByTestId(testIds.uploadResult);
-    await expect(result).toContainText('upload file success.');
+    await expect(result).toContainText('Uploaded 2 files');
     await result.getByRole('link').click();
 
     await expect(page).toHaveURL(/\/repos\/cluster-uploads\/commit\/[0-9a-f]+/);

@@ -103,7 +103,7 @@ test('commit list | files | preview panel sizes survive a reload', async ({ page
   await expect.poll(async () => Math.abs((await width(preview)) - previewResized)).toBeLessThan(4);
 });
 
-test('create and update pipeline open in the full-page modal; Cancel goes back', async ({
+test('create and update pipeline open in the full-page modal; Cancel goes back, asking first when the spec was typed in', async ({
   page,
 }) => {
   await page.goto('/lineage/default/pipelines/row-counts');
@@ -121,8 +121,24 @@ test('create and update pipeline open in the full-page modal; Cancel goes back',
   await expect(page).toHaveURL(/\/lineage\/default\/pipelines\/row-counts$/);
 
   await page.goto('/lineage/default/create/pipeline');
-  await expect(page.getByRole('dialog', { name: 'Pipeline Editor' })).toBeVisible();
-  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  const creator = page.getByRole('dialog', { name: 'Pipeline Editor' });
+  await expect(creator).toBeVisible();
+  // A typed spec is not thrown away without asking: Escape asks, "Keep editing" keeps it.
+  const content = creator.getByTestId(testIds.specEditor).locator('.cm-content');
+  await content.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('\n');
+  await page.keyboard.press('Escape');
+  const ask = page.getByRole('dialog', { name: 'Discard your changes?' });
+  await expect(ask).toBeVisible();
+  await ask.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(ask).toHaveCount(0);
+  await expect(page).toHaveURL(/\/lineage\/default\/create\/pipeline$/);
+  await creator.getByRole('button', { name: 'Close' }).click();
+  await page
+    .getByRole('dialog', { name: 'Discard your changes?' })
+    .getByRole('button', { name: 'Discard' })
+    .click();
   await expect(page).toHaveURL(/\/lineage\/default$/);
 });
 

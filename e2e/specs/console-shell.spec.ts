@@ -200,6 +200,36 @@ test('lineage edges end in arrowheads, nodes show state icons, and a minimap is 
   await expect(page.getByRole('img', { name: 'Lineage minimap' })).toBeVisible();
 });
 
+test('with the side panel open no lineage node sits under the minimap or the zoom buttons', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/lineage/default/repos/notes');
+  const nodes = page.getByTestId(testIds.lineageNode);
+  await expect(nodes.first()).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Lineage minimap' })).toBeVisible();
+  const overlays = [
+    (await page.locator('.react-flow__minimap').boundingBox())!,
+    (await page.locator('.react-flow__controls').boundingBox())!,
+  ];
+  const boxes = await nodes.evaluateAll((all) =>
+    all.map((node) => {
+      const r = node.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height, text: node.textContent ?? '' };
+    }),
+  );
+  expect(boxes.map((b) => b.text).join(' ')).toContain('notes');
+  for (const box of boxes)
+    for (const over of overlays) {
+      const apart =
+        box.x + box.width <= over.x ||
+        over.x + over.width <= box.x ||
+        box.y + box.height <= over.y ||
+        over.y + over.height <= box.y;
+      expect(apart, `node "${box.text}" under an overlay`).toBe(true);
+    }
+});
+
 test('a framed screen sits in the shell’s one main landmark; the lineage graph fills the window', async ({
   page,
 }) => {

@@ -115,9 +115,21 @@ test('diff: a commit against its parent and against any commit', async ({ page }
   await page.getByRole('button', { name: 'Compare' }).click();
   await expect(page).toHaveURL(new RegExp(`compare=${second}`));
   await expect(page.getByText('No files changed')).toBeVisible();
-  await page.getByLabel('Compare with commit').fill(first);
+  // The 8 characters shown everywhere are enough; the picker offers the commit as you type.
+  await page.getByLabel('Compare with commit').fill(first.slice(0, 8));
+  await expect(
+    page.locator('.ant-select-item-option').filter({ hasText: first.slice(0, 8) }),
+  ).toBeVisible();
   await page.getByRole('button', { name: 'Compare' }).click();
+  await expect(page).toHaveURL(new RegExp(`compare=${first}`));
   await expect(rows.filter({ hasText: '/new.txt' })).toContainText('added');
+  // A start that is no commit of the repo says so, rather than silently comparing nothing.
+  await page.getByLabel('Compare with commit').fill('abcdabcd');
+  await page.getByRole('button', { name: 'Compare' }).click();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'No commit of this repo starts with abcdabcd.' }),
+  ).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`compare=${first}`));
 });
 
 test('a folder of 100,000 files opens at once and scrolls to its last file', async ({
@@ -165,6 +177,9 @@ test('upload a folder and open the new commit', async ({ page }, testInfo) => {
 
   await page.goto('/project/default/repos/uploads/upload');
   await expect(page.getByRole('heading', { name: 'Upload Files' })).toBeVisible();
+  // The pickers are buttons (they read as plain text, and a label took no keyboard focus).
+  await page.getByRole('button', { name: 'Choose a folder' }).focus();
+  await expect(page.getByRole('button', { name: 'Choose a folder' })).toBeFocused();
   await page.getByTestId(testIds.uploadFolderInput).setInputFiles(join(dir, 'set'));
   await expect(page.getByTestId(testIds.uploadFileRow)).toHaveCount(2);
   await expect(page.getByText('Total: 2 files')).toBeVisible();
@@ -172,7 +187,7 @@ test('upload a folder and open the new commit', async ({ page }, testInfo) => {
   await page.getByLabel('Commit message').fill('Uploaded from e2e');
   await page.getByTestId(testIds.uploadSubmit).click();
   const result = page.getByTestId(testIds.uploadResult);
-  await expect(result).toContainText('upload file success.');
+  await expect(result).toContainText('Uploaded 2 files');
   await expect(page.getByTestId(testIds.uploadFileRow).first()).toHaveAttribute(
     'data-status',
     'success',

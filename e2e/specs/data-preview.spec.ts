@@ -12,6 +12,8 @@ const files: Record<string, string | Uint8Array> = {
   '/README.md': '# Preview heading\n\nSome *markdown* text.\n',
   '/table.csv': 'name,score\nalpha,1\nbeta,2\ngamma,3\n',
   '/table.tsv': 'name\tscore\ndelta\t4\n',
+  '/wide.csv':
+    'sepal_length,sepal_width,petal_length,petal_width,species\n5.1,3.5,1.4,0.2,setosa\n7.0,3.2,4.7,1.4,versicolor\n',
   '/logo.png': renderPng(40, 24, (x, y) => [x * 6, y * 10, 128]),
   '/paper.pdf': tinyPdf(),
   '/main.py': 'def greet(name):\n    return "hello " + name\n',
@@ -64,6 +66,24 @@ test('csv and tsv show cells in a table', async ({ page }) => {
   await expect(
     preview.getByTestId(testIds.csvPreview).getByRole('cell', { name: 'delta' }),
   ).toBeVisible();
+});
+
+test('a csv wider than its panel keeps every column, scrolling sideways inside the panel', async ({
+  page,
+}) => {
+  const preview = await openPreview(page, 'wide.csv');
+  const table = preview.getByTestId(testIds.csvPreview).getByRole('table');
+  await expect(table.getByRole('columnheader', { name: 'sepal_length' })).toBeVisible();
+  // The table stays inside the preview panel and the window; the last column is reached by
+  // scrolling the table (keyboard: it is focusable), not lost off the panel's edge.
+  const panel = await preview.boundingBox();
+  const box = await table.boundingBox();
+  expect(box!.x + box!.width).toBeLessThanOrEqual(panel!.x + panel!.width + 1);
+  expect(box!.y + box!.height).toBeLessThanOrEqual(page.viewportSize()!.height);
+  await table.focus();
+  await table.evaluate((element) => element.scrollTo({ left: element.scrollWidth }));
+  await expect(table.getByRole('columnheader', { name: 'species' })).toBeInViewport();
+  await expect(table.getByRole('cell', { name: 'versicolor' })).toBeInViewport();
 });
 
 test('an image loads with its natural width', async ({ page }) => {

@@ -171,3 +171,18 @@ test('at 420 px the lineage graph draws no minimap over itself; zoom and fit sta
   await expect(page.getByRole('button', { name: /fit view/i })).toBeVisible();
   await expect(page.getByRole('img', { name: 'Lineage minimap' })).toHaveCount(0);
 });
+
+test('at 420 px a table row is one line: dates, sizes, IDs and actions never break inside', async ({
+  page,
+}) => {
+  for (const path of ['/project/default/repos', '/project/default/jobs']) {
+    await page.goto(path);
+    const rows = page.locator('.ant-table-tbody tr.ant-table-row');
+    await expect(rows.first()).toBeVisible();
+    // A one-line row: the small buttons' height plus the cell padding, well under two lines.
+    const heights = await rows.evaluateAll((all) =>
+      all.map((row) => row.getBoundingClientRect().height),
+    );
+    for (const height of heights) expect(height, `${path}: a row of ${height}px`).toBeLessThan(64);
+  }
+});

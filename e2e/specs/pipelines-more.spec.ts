@@ -119,3 +119,20 @@ test('the pipelines screen keeps its tab in the URL', async ({ page }) => {
   await page.goto('/project/default/pipelines/nonsense');
   await expect(page).toHaveURL(/\/project\/default\/pipelines$/);
 });
+
+test('a pipeline links to its output files; an output commit links to its job and takes no upload', async ({
+  page,
+}) => {
+  await page.goto('/lineage/default/pipelines/row-counts');
+  const panel = page.getByTestId(testIds.pipelinePanel);
+  await panel.getByRole('link', { name: 'row-counts@master: files' }).click();
+  await expect(page).toHaveURL(/\/lineage\/default\/repos\/row-counts\/commit\/[0-9a-f]{32}/);
+  const details = page.getByTestId(testIds.commitDetails);
+  await expect(details).toContainText('auto');
+  await expect(page.getByRole('link', { name: 'Upload files' })).toHaveCount(0);
+  await details.getByRole('link', { name: /^job [0-9a-f]{8}$/ }).click();
+  await expect(page).toHaveURL(
+    /\/lineage\/default\/pipelines\/row-counts\/jobs\/[0-9a-f]{32}\/logs$/,
+  );
+  await expect(page.getByRole('dialog', { name: 'Job Logs' })).toBeVisible();
+});

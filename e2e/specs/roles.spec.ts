@@ -116,7 +116,7 @@ test('a viewer cannot upload and is told why; once granted writer, can', async (
   writeFileSync(join(dir, 'hello.txt'), 'from bob');
   await bob.getByTestId(testIds.uploadFileInput).setInputFiles(join(dir, 'hello.txt'));
   await bob.getByTestId(testIds.uploadSubmit).click();
-  await expect(bob.getByTestId(testIds.uploadResult)).toContainText('upload file success.');
+  await expect(bob.getByTestId(testIds.uploadResult)).toContainText('Uploaded 1 file');
 });
 
 test('the console runs under its own CSP: its scripts run, an injected one does not', async ({

@@ -96,7 +96,7 @@ test('an expired token signs the user out on the next navigation', async ({ page
   }
   await page.waitForTimeout(6_000);
   // A client-side path change (the header's home link) runs the expiry check.
-  await page.getByTestId('app-header').getByRole('link', { name: 'Console' }).click();
+  await page.getByTestId('app-header').getByRole('link', { name: 'Ivory' }).click();
   await expect(page.getByTestId('login-screen')).toBeVisible();
   expect(await storedToken(page)).toBeNull();
   expect(await authCookie(page)).toBeUndefined();

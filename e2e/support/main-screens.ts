@@ -125,6 +125,16 @@ export const chromeScreens: MainScreen[] = [
     },
   },
   {
+    name: 'csv-preview',
+    path: '/project/default/repos/samples/latest',
+    ready: async (page) => {
+      await page.getByTestId(testIds.fileRow).getByRole('link', { name: 'data' }).click();
+      await page.getByTestId(testIds.fileRow).getByRole('link', { name: 'iris.csv' }).click();
+      const csv = page.getByTestId(testIds.csvPreview);
+      await expect(csv.getByRole('columnheader', { name: 'species' })).toBeAttached();
+    },
+  },
+  {
     name: 'empty-repos',
     path: '/project/default/repos',
     ready: async (page) => {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AUTH_ENV, readAuthConfig, type AuthConfig } from './auth/index.ts';
+import { parseLimitSet } from './platform/pps/resources.ts';
 
 export interface ServerConfig {
   port: number;
@@ -75,6 +76,8 @@ export const SERVER_ENV_NAMES = [
   'IVORY_EGRESS_ROOTS',
   'IVORY_ADMINS',
   'IVORY_GRPC_PORT',
+  'IVORY_DATUM_LIMITS',
+  'IVORY_DATUM_LIMITS_MAX',
   ...Object.values(AUTH_ENV),
 ] as const;
 
@@ -146,6 +149,9 @@ function grpcListener(value: string | undefined): ServerConfig['grpc'] {
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  // Datum limits are read when each job starts (pps/resources.ts); a bad setting fails the start.
+  parseLimitSet(env.IVORY_DATUM_LIMITS ?? '', 'IVORY_DATUM_LIMITS');
+  parseLimitSet(env.IVORY_DATUM_LIMITS_MAX ?? '', 'IVORY_DATUM_LIMITS_MAX');
   return {
     port: integer(env.PORT, 4000, 'PORT'),
     host: env.HOST || '127.0.0.1',

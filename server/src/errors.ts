@@ -5,10 +5,12 @@ export const Code = {
   NOT_FOUND: 5,
   ALREADY_EXISTS: 6,
   PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
   FAILED_PRECONDITION: 9,
   UNIMPLEMENTED: 12,
   INTERNAL: 13,
   UNAVAILABLE: 14,
+  DATA_LOSS: 15,
   UNAUTHENTICATED: 16,
 } as const;
 
@@ -20,10 +22,14 @@ const httpStatusByCode: Record<CodeNumber, number> = {
   5: 404,
   6: 409,
   7: 403,
+  // Out of disk (or another resource): 507 Insufficient Storage names it better than gRPC
+  // gateway's 429; the body's code is 8 either way.
+  8: 507,
   9: 400,
   12: 501,
   13: 500,
   14: 503,
+  15: 500,
   16: 401,
 };
 

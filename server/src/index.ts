@@ -12,6 +12,7 @@ import { registerEdaToolsApi } from './eda/tools.ts';
 import { ApiError, invalidArgument } from './errors.ts';
 import { callerResolver } from './grpc/grpc-auth.ts';
 import { startGrpcServer, type GrpcListener } from './grpc/grpc-server.ts';
+import { registerAdmissionControl } from './http/admission.ts';
 import { registerApiRoutes } from './http/api-routes.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { registerFilesRoute } from './http/files-route.ts';
@@ -102,7 +103,13 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
     }
   });
 
+  // A read that meets a damaged blob ends with an error; the damage is logged here (and Fsck
+  // reports it).
+  platform.blobs.onCorrupt = (hash, detail) =>
+    app.log.error({ blob: hash, detail }, 'a stored blob is damaged: its read was refused');
   registerErrorHandler(app);
+  // Reads start a few at a time (before their tokens are checked): writes never queue behind them.
+  registerAdmissionControl(app);
   registerUnusedConnectionsClose(app);
   registerRequestLimits(app);
   registerSecurityHeaders(app, appPolicyFor(config.webDist, config.browserSettings));

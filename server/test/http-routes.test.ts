@@ -102,7 +102,7 @@ describe('web routes', () => {
     const config = await fetch(`${url}/runtime-config.js`);
     expect(config.headers.get('cache-control')).toBe('no-store');
     expect(await config.text()).toBe(
-      'window.pachDashConfig = {"REACT_APP_RUNTIME_ISSUER_URI":"","REACT_APP_RUNTIME_DISABLE_TELEMETRY":"true","REACT_APP_RELEASE_VERSION":"9.9.9-test"};\n',
+      'window.pachDashConfig = {"REACT_APP_RUNTIME_ISSUER_URI":"","REACT_APP_RUNTIME_DISABLE_TELEMETRY":"true","REACT_APP_RELEASE_VERSION":"9.9.9-test","REACT_APP_PLATFORM":"embedded"};\n',
     );
     expect(await fetch(`${url}/auth/config`).then((r) => r.json())).toEqual({
       authEndpoint: '',

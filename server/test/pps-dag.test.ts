@@ -86,7 +86,10 @@ describe('a two-stage DAG', () => {
   });
 
   it('describes pipelines, versions, repos and jobs', async () => {
-    const info = await ok(url(), 'pps_v2.API/InspectPipeline', { pipeline: pipeline('wc') });
+    const info = await ok(url(), 'pps_v2.API/InspectPipeline', {
+      pipeline: pipeline('wc'),
+      details: true,
+    });
     expect(info.state).toMatch(/PIPELINE_(STANDBY|RUNNING)/);
     expect(info.lastJobState).toBe('JOB_SUCCESS');
     expect(info.details.input.pfs.glob).toBe('/*');

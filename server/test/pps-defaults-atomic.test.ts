@@ -82,7 +82,7 @@ describe('SetProjectDefaults', () => {
     });
     expect(response.status).toBe(400);
     expect(response.body.code).toBe(3);
-    expect(response.body.message).toMatch(/pipeline first under these defaults.*"out"/);
+    expect(response.body.message).toMatch(/pipeline first under these defaults.*named out/);
     expect(await state()).toEqual(before);
   });
 
@@ -101,7 +101,10 @@ describe('SetProjectDefaults', () => {
       second: String(Number(before.versions.second) + 1),
     });
     expect(after.specCommits).toBe(before.specCommits + 1);
-    const info = await ok(url, 'pps_v2.API/InspectPipeline', { pipeline: pipeline('first') });
+    const info = await ok(url, 'pps_v2.API/InspectPipeline', {
+      pipeline: pipeline('first'),
+      details: true,
+    });
     expect(info.details.datumTries).toBe('5');
   });
 

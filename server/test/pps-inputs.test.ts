@@ -146,7 +146,9 @@ describe('inputs', () => {
     const datums = await listDatums(url(), job.job);
     expect(datums).toHaveLength(12);
     const logs = await results(url(), 'pps_v2.API/GetLogs', { job: job.job });
-    const failures = logs.filter((l: Json) => l.message === 'datum failed: exit code 1');
+    const failures = logs.filter((l: Json) =>
+      /^errored running user code after \S+: exit code 1$/.test(l.message),
+    );
     expect(failures).toHaveLength(2);
     const outputs = await readAll(url(), 'reused', job.job.id);
     for (const datum of datums) {

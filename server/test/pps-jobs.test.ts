@@ -53,8 +53,12 @@ describe('jobs, datums and logs', () => {
     expect(user).toContain('cannot parse bad.txt');
     expect(user).toContain('copying');
     const system = logs.filter((l: Json) => !l.user).map((l: Json) => l.message);
-    expect(system).toContain('datum failed: exit code 3');
+    expect(system).toContainEqual(
+      expect.stringMatching(/^errored running user code after \S+: exit code 3$/),
+    );
+    // (As pachd, a datum's logs are asked for with its job.)
     const datumLogs = await results(url(), 'pps_v2.API/GetLogs', {
+      job: failed.job,
       datum: { job: failed.job, id: badDatum.datum.id },
     });
     expect(datumLogs.every((l: Json) => l.datumId === badDatum.datum.id)).toBe(true);

@@ -36,7 +36,11 @@ describe('transform and job options', () => {
     expect(await readAll(url(), 'recovering', job.job.id)).toEqual({ '/a.txt': 'alpha' });
     const logs = await results(url(), 'pps_v2.API/GetLogs', { job: job.job });
     const messages = logs.map((l: Json) => l.message as string);
-    expect(messages.filter((m) => m === 'datum failed: exit code 4')).toHaveLength(2);
+    // pachd's words for a failed try.
+    const failedTries = messages.filter((m) =>
+      /^errored running user code after \S+: exit code 4$/.test(m),
+    );
+    expect(failedTries).toHaveLength(2);
     expect(messages).toContain('errCmd succeeded: datum recovered');
     // errStdin runs as written, like stdin: /pfs is real in the sandbox.
     expect(messages).toContain('errCmd saw /pfs/in');
@@ -80,9 +84,11 @@ describe('transform and job options', () => {
     expect(job.dataProcessed).toBe('1');
     expect(await readAll(url(), 'flaky', job.job.id)).toEqual({ '/all': 'alphabeta' });
     const messages = await systemLogs(job.job);
-    expect(messages.some((m) => /attempt 1 of 2/.test(m))).toBe(true);
-    expect(messages.some((m) => /attempt 2 of 2/.test(m))).toBe(true);
-    expect(messages).toContain('datum failed: exit code 1');
+    expect(messages.some((m) => /try 1 of 2/.test(m))).toBe(true);
+    expect(messages.some((m) => /try 2 of 2/.test(m))).toBe(true);
+    expect(messages).toContainEqual(
+      expect.stringMatching(/^errored running user code after \S+: exit code 1$/),
+    );
   });
 
   it('datumTimeout: a datum running longer fails with a clear reason, its processes killed', async () => {
@@ -112,7 +118,9 @@ describe('transform and job options', () => {
     expect(job.reason).toMatch(/timed out after 1s/);
     const [datum] = await listDatums(url(), job.job);
     expect(datum.state).toBe('FAILED');
-    expect(await systemLogs(job.job)).toContain('datum failed: timed out after 1s');
+    expect(await systemLogs(job.job)).toContainEqual(
+      expect.stringMatching(/^errored running user code after \S+: timed out after 1s$/),
+    );
     expect(await sleepers()).toEqual([]);
   });
 
@@ -142,7 +150,7 @@ describe('transform and job options', () => {
     expect(failed.map((d: Json) => d.data[0].file.path)).toEqual(['/a-slow.txt']);
     expect(datums.filter((d: Json) => d.state === 'SUCCESS')).toHaveLength(8);
     expect(await systemLogs(job.job)).not.toContain(
-      expect.stringMatching(/datum failed: (?!timed out)/),
+      expect.stringMatching(/errored running user code after \S+: (?!timed out)/),
     );
   });
 
@@ -169,7 +177,9 @@ describe('transform and job options', () => {
     expect(datums).toHaveLength(10);
     for (const datum of datums) {
       const id = datum.datum.id as string;
-      const lines = (await results(url(), 'pps_v2.API/GetLogs', { datum: { job: job.job, id } }))
+      const lines = (
+        await results(url(), 'pps_v2.API/GetLogs', { job: job.job, datum: { job: job.job, id } })
+      )
         .filter((l: Json) => l.user)
         .map((l: Json) => l.message);
       expect(lines).toEqual([`first ${id}`, `to stderr ${id}`, `last ${id}`]);
@@ -337,8 +347,10 @@ describe('transform and job options', () => {
     });
     const exited = await lastJob(url(), 'exits');
     expect(exited.state).toBe('JOB_FAILURE');
-    const reasons = (await systemLogs(exited.job)).filter((m) => m.startsWith('datum failed'));
-    expect(reasons).toEqual(Array(2).fill('datum failed: exit code 127 (is exit installed?)'));
+    const reasons = (await systemLogs(exited.job))
+      .filter((m) => m.startsWith('errored running user code'))
+      .map((m) => m.replace(/^errored running user code after \S+: /, ''));
+    expect(reasons).toEqual(Array(2).fill('exit code 127 (is exit installed?)'));
   });
 
   it('cron: ticks write commits to the cron repo and start jobs; RunCron ticks at once', async () => {

@@ -66,6 +66,8 @@ describe('request log', () => {
     expect(typeof first.responseTime).toBe('number');
     expect(first.msg).toMatch(/^GET \/healthz 200 [\d.]+ms$/);
     expect(second).toMatchObject({ statusCode: 404 });
+    // Each key once: the request's child logger already carries reqId.
+    for (const line of lines) expect(line.match(/"reqId":/g)).toHaveLength(1);
   }, 60_000);
 
   it('logs a 501 (a call this server does not offer, as auth with sign-in off) at info', async () => {

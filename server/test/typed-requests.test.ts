@@ -83,6 +83,7 @@ describe('CreatePipeline takes a pps_v2.CreatePipelineRequest', () => {
     });
     const info = await ok(url, 'pps_v2.API/InspectPipeline', {
       pipeline: { name: 'snake', project: { name: 'default' } },
+      details: true,
     });
     expect(info.details.parallelismSpec).toEqual({ constant: '2' });
     expect(info.details.datumTries).toBe('5');
@@ -124,6 +125,7 @@ describe('CreatePipeline takes a pps_v2.CreatePipelineRequest', () => {
     });
     const info = await client.unary(pps_v2.API.method.inspectPipeline, {
       pipeline: { name: 'overgrpc', project: { name: 'default' } },
+      details: true,
     });
     expect(info.details?.parallelismSpec?.constant).toBe(3n);
     expect(info.details?.input?.pfs?.repo).toBe('in');

@@ -11,7 +11,7 @@ describe('wire format', () => {
     const response = await call(url(), 'versionpb_v2.API/GetVersion');
     expect(response.status).toBe(200);
     expect(response.contentType).toBe('application/json');
-    expect(response.body).toMatchObject({ major: 2, minor: 11, micro: 0, additional: 'ivory' });
+    expect(response.body).toMatchObject({ major: 2, minor: 11, micro: 0, additional: '-ivory' });
   });
 
   it('streams NDJSON lines that each end with a newline', async () => {

@@ -134,6 +134,7 @@ export const testIds = {
   specEditor: 'spec-editor',
   specError: 'spec-error',
   effectiveSpec: 'effective-spec',
+  datumPreview: 'datum-preview',
   specSubmit: 'spec-submit',
   secretRow: 'secret-row',
   secretCreate: 'secret-create',

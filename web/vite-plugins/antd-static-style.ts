@@ -1,7 +1,7 @@
 import { extractStyle } from '@ant-design/static-style-extract';
 import * as antd from 'antd';
 import { createElement, type ReactElement } from 'react';
-import { consoleTheme } from '../src/app/theme.ts';
+import { consoleTheme } from '../src/ui/theme/theme.ts';
 
 const h = createElement;
 

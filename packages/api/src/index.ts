@@ -12,3 +12,4 @@ export * from './pps.ts';
 export * from './trials.ts';
 export * from './types/trials.ts';
 export * from './auth.ts';
+export * from './typed-call.ts';

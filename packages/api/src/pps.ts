@@ -242,6 +242,19 @@ export function listDatums(
   );
 }
 
+/**
+ * The datums a pipeline input would make now, before the pipeline exists (ListDatum with an
+ * `input`, a dry run over its branches' heads): at most `number` of them.
+ */
+export function listDatumsForInput(
+  client: ApiClient,
+  input: unknown,
+  number: number,
+  signal?: AbortSignal,
+) {
+  return client.collect<DatumInfo>(PPS, 'ListDatum', { input, number: String(number) }, signal);
+}
+
 export function inspectDatum(client: ApiClient, ref: DatumRef, signal?: AbortSignal) {
   return client.unaryOrNull<DatumInfo>(PPS, 'InspectDatum', { datum: datumMessage(ref) }, signal);
 }

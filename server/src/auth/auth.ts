@@ -1,11 +1,13 @@
 import { ApiError, Code } from '../errors.ts';
 import { isAuthEnabled, type AuthConfig } from './config.ts';
+import { identityOfIdToken, identityRules, type IdentityRules } from './identity.ts';
 import {
   authorizationEndpointPath,
   createOidcClient,
   type OidcClient,
   type OidcClientOptions,
 } from './oidc-client.ts';
+import { TokenCache } from './token-cache.ts';
 import {
   createTokenVerifier,
   TokenVerificationError,
@@ -24,12 +26,15 @@ export interface AuthClientConfig {
 export interface Auth {
   readonly enabled: boolean;
   readonly config: AuthConfig;
+  /** Which claims name a user (identity.ts). */
+  readonly rules: IdentityRules;
   /** All empty strings when authentication is off. Throws ApiError UNAVAILABLE (503). */
   clientConfig(): Promise<AuthClientConfig>;
   /** Throws ApiError: INVALID_ARGUMENT for a refused code, UNAVAILABLE, NOT_FOUND when off. */
   exchangeCode(code: string, redirectUri: string): Promise<string>;
   /**
-   * Verifies an id token. Throws TokenVerificationError when the token is refused, ApiError
+   * Verifies an id token (a token verified before is answered from a cache until it expires).
+   * Throws TokenVerificationError when the token is refused, ApiError
    * UNAVAILABLE when the issuer cannot be reached, ApiError NOT_FOUND when authentication is off.
    */
   verify(token: string): Promise<IdTokenClaims>;
@@ -54,6 +59,7 @@ function disabledAuth(config: AuthConfig): Auth {
   return {
     enabled: false,
     config,
+    rules: identityRules(config),
     clientConfig: async () => ({ ...EMPTY_CLIENT_CONFIG }),
     exchangeCode: async () => {
       throw authDisabledError();
@@ -99,9 +105,11 @@ export async function createAuth(
     return attempt;
   }
 
+  const verified = new TokenCache();
   const auth: Auth = {
     enabled: true,
     config,
+    rules: identityRules(config),
     async clientConfig() {
       const issuer = await oidc.discover();
       return {
@@ -114,8 +122,11 @@ export async function createAuth(
       const idToken = await oidc.exchangeCode(code, redirectUri);
       // Never hand the browser a token that the guard would then refuse.
       try {
-        await auth.verify(idToken);
+        identityOfIdToken(await auth.verify(idToken), auth.rules);
       } catch (error) {
+        // A token that names no acceptable user (an unverified email): that user cannot sign in.
+        if (error instanceof TokenVerificationError && error.reason === 'claims')
+          throw new ApiError(Code.UNAUTHENTICATED, `sign-in refused: ${error.message}`);
         if (error instanceof TokenVerificationError) {
           throw new ApiError(
             Code.UNAVAILABLE,
@@ -128,7 +139,11 @@ export async function createAuth(
     },
     async verify(token) {
       if (!token) throw new TokenVerificationError('missing', 'no token');
-      return (await tokenVerifier()).verify(token);
+      const known = verified.get(token);
+      if (known) return known;
+      const claims = await (await tokenVerifier()).verify(token);
+      verified.set(token, claims);
+      return claims;
     },
   };
 

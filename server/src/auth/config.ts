@@ -15,6 +15,20 @@ export interface AuthConfig {
   pachdClientId?: string;
   /** The console's public URL (IVORY_PUBLIC_URL); its origin fixes the OAuth redirect URI. */
   publicUrl?: string;
+  /**
+   * The id token claim that names the user (IVORY_OIDC_USER_CLAIM, default `email`): the
+   * principal is `user:<value>`; without that claim, `user:<sub>`.
+   */
+  userClaim?: string;
+  /** The claim that says the email is verified (IVORY_OIDC_EMAIL_VERIFIED_CLAIM). */
+  emailVerifiedClaim?: string;
+  /**
+   * `true`/`false` (IVORY_OIDC_REQUIRE_EMAIL_VERIFIED, default false, as pachd's
+   * require_email_verified): when true, a token naming its user by email must also carry the
+   * verified claim (`true`); when false, only a token that carries it as anything but true is
+   * refused.
+   */
+  requireEmailVerified?: string;
 }
 
 /** An AuthConfig with authentication on: the fields the flow cannot do without are present. */
@@ -30,6 +44,9 @@ export const AUTH_ENV = {
   clientSecret: 'IVORY_OIDC_CLIENT_SECRET',
   pachdClientId: 'IVORY_OIDC_PACHD_CLIENT_ID',
   publicUrl: 'IVORY_PUBLIC_URL',
+  userClaim: 'IVORY_OIDC_USER_CLAIM',
+  emailVerifiedClaim: 'IVORY_OIDC_EMAIL_VERIFIED_CLAIM',
+  requireEmailVerified: 'IVORY_OIDC_REQUIRE_EMAIL_VERIFIED',
 } as const satisfies Record<keyof AuthConfig, string>;
 
 function setting(env: NodeJS.ProcessEnv, name: string): string | undefined {
@@ -82,6 +99,15 @@ export function readAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig
   if (config.publicUrl) {
     config.publicUrl = httpUrl(config.publicUrl, AUTH_ENV.publicUrl).origin;
   }
+  if (config.requireEmailVerified !== undefined) {
+    const value = config.requireEmailVerified.toLowerCase();
+    if (value !== 'true' && value !== 'false')
+      throw new Error(`${AUTH_ENV.requireEmailVerified} must be true or false`);
+    config.requireEmailVerified = value;
+  }
+  for (const key of ['userClaim', 'emailVerifiedClaim'] as const)
+    if (config[key] !== undefined && !/^[A-Za-z0-9_.:-]+$/.test(config[key]))
+      throw new Error(`${AUTH_ENV[key]} must be a claim name (letters, digits, _ . : -)`);
   isAuthEnabled(config);
   return config;
 }

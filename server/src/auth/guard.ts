@@ -2,8 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import { ApiError, Code } from '../errors.ts';
 import type { Auth } from './auth.ts';
+import type { VerifiedIdentity } from './identity.ts';
 import {
-  claimsOfToken,
+  identityOfToken,
   unauthenticated,
   verificationError,
   type RobotTokenLookup,
@@ -14,6 +15,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The verified id token's claims, set by the auth guard; null when auth is off. */
     authClaims: IdTokenClaims | null;
+    /** Who the verified token stands for (identity.ts), set with `authClaims`. */
+    authIdentity: VerifiedIdentity | null;
   }
 }
 
@@ -124,6 +127,7 @@ export function registerAuthGuard(
   const cookieName = options.cookieName ?? AUTH_TOKEN_COOKIE;
 
   if (!app.hasRequestDecorator('authClaims')) app.decorateRequest('authClaims', null);
+  if (!app.hasRequestDecorator('authIdentity')) app.decorateRequest('authIdentity', null);
   if (!auth.enabled) return;
 
   app.addHook('onRequest', async (request, reply) => {
@@ -148,7 +152,9 @@ export function registerAuthGuard(
     }
 
     try {
-      request.authClaims = await claimsOfToken(auth, token, options.robotToken);
+      const identity = await identityOfToken(auth, token, options.robotToken);
+      request.authIdentity = identity;
+      request.authClaims = identity.claims;
     } catch (error) {
       const answer = verificationError(error);
       if (!answer) {

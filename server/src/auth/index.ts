@@ -24,13 +24,9 @@ export type { Account } from './routes.ts';
 export { authorizationEndpointPath } from './oidc-client.ts';
 export { ALLOWED_ALGORITHMS, TokenVerificationError } from './token-verifier.ts';
 export type { IdTokenClaims, TokenRejection } from './token-verifier.ts';
-export {
-  callerFromClaims,
-  registerWhoAmIRoute,
-  WHO_AM_I_PATH,
-  whoAmI,
-  whoAmIFromClaims,
-} from './whoami.ts';
+export { registerWhoAmIRoute, WHO_AM_I_PATH, whoAmI, whoAmIFromIdentity } from './whoami.ts';
+export { identityOfIdToken, identityRules, robotIdentity } from './identity.ts';
+export type { IdentityRules, VerifiedIdentity } from './identity.ts';
 export type { WhoAmIResponse } from './whoami.ts';
 export { AUTHORIZE_PATH, registerAuthorizeRoute } from './authorize.ts';
 export type { AuthorizeResponse } from './authorize.ts';

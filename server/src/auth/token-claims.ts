@@ -1,6 +1,7 @@
 import { ApiError, Code } from '../errors.ts';
 import type { Auth } from './auth.ts';
-import { TokenVerificationError, type IdTokenClaims } from './token-verifier.ts';
+import { identityOfIdToken, robotIdentity, type VerifiedIdentity } from './identity.ts';
+import { TokenVerificationError } from './token-verifier.ts';
 
 /**
  * The server's own tokens (auth_v2 GetRobotToken): the subject of a live one, else null. A
@@ -11,25 +12,20 @@ export type RobotTokenLookup = (
 ) => { subject: string; expiresAt: number | null } | null;
 
 /**
- * The claims of a caller's token, whatever carried it (the HTTP guard's headers, gRPC's
+ * Who a caller's token stands for, whatever carried it (the HTTP guard's headers, gRPC's
  * `authn-token` metadata): a robot token of the server's own, else an id token checked by the
- * identity provider's verifier. Throws what the verifier throws (see verificationError).
+ * identity provider's verifier and read by the configured claims (identity.ts). A robot
+ * principal comes only from a robot token. Throws what the verifier throws (see
+ * verificationError), and TokenVerificationError('claims') for a token naming no usable user.
  */
-export async function claimsOfToken(
+export async function identityOfToken(
   auth: Auth,
   token: string,
   robotToken?: RobotTokenLookup,
-): Promise<IdTokenClaims> {
+): Promise<VerifiedIdentity> {
   const robot = token.includes('.') ? null : (robotToken?.(token) ?? null);
-  if (robot) {
-    return {
-      sub: robot.subject,
-      iss: 'ivory',
-      exp: robot.expiresAt === null ? 0 : Math.floor(robot.expiresAt / 1000),
-      principal: robot.subject,
-    };
-  }
-  return auth.verify(token);
+  if (robot) return robotIdentity(robot.subject, robot.expiresAt);
+  return identityOfIdToken(await auth.verify(token), auth.rules);
 }
 
 export function unauthenticated(reason: string): ApiError {

@@ -3,11 +3,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, Code } from '../errors.ts';
 import type { Auth } from './auth.ts';
 import { sendApiError, unauthenticated } from './guard.ts';
-import type { IdTokenClaims } from './token-verifier.ts';
+import { expirationOf, type VerifiedIdentity } from './identity.ts';
 
 /** auth_v2.API/WhoAmI's answer. */
 export interface WhoAmIResponse {
-  /** The token's email, or its subject when it has none. */
+  /** The user (its email, or the configured claim; its subject without), or `robot:<name>`. */
   username: string;
   /** The token's expiry, RFC 3339 UTC. */
   expiration: string;
@@ -15,22 +15,11 @@ export interface WhoAmIResponse {
 
 export const WHO_AM_I_PATH = '/api/auth_v2.API/WhoAmI';
 
-export function whoAmIFromClaims(claims: IdTokenClaims): WhoAmIResponse {
-  const username = typeof claims.email === 'string' && claims.email ? claims.email : claims.sub;
-  const expiration = new Date(claims.exp * 1000).toISOString().replace('.000Z', 'Z');
-  return { username, expiration };
-}
-
-/** The caller of a request that went through the guard, as pachd names principals. */
-export function callerFromClaims(claims: IdTokenClaims): { principal: string; expiration: string } {
-  const principal =
-    typeof claims.principal === 'string' && claims.principal.startsWith('robot:')
-      ? claims.principal
-      : `user:${typeof claims.email === 'string' && claims.email ? claims.email.toLowerCase() : claims.sub}`;
-  const expiration = claims.exp
-    ? new Date(claims.exp * 1000).toISOString().replace('.000Z', 'Z')
-    : '';
-  return { principal, expiration };
+export function whoAmIFromIdentity(identity: VerifiedIdentity): WhoAmIResponse {
+  return {
+    username: identity.principal.replace(/^user:/, ''),
+    expiration: expirationOf(identity.claims.exp),
+  };
 }
 
 /**
@@ -42,8 +31,8 @@ export function whoAmI(auth: Auth, request: FastifyRequest): WhoAmIResponse {
   if (!auth.enabled) {
     throw new ApiError(Code.UNIMPLEMENTED, 'the auth service is not activated');
   }
-  if (!request.authClaims) throw unauthenticated('no authentication token (try logging in)');
-  return whoAmIFromClaims(request.authClaims);
+  if (!request.authIdentity) throw unauthenticated('no authentication token (try logging in)');
+  return whoAmIFromIdentity(request.authIdentity);
 }
 
 /** Registers POST /api/auth_v2.API/WhoAmI on its own (for a server without an RPC table). */

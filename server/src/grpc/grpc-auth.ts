@@ -1,8 +1,7 @@
 import type { Metadata } from '@grpc/grpc-js';
 import type { Auth } from '../auth/auth.ts';
-import { claimsOfToken, unauthenticated, verificationError } from '../auth/token-claims.ts';
+import { identityOfToken, unauthenticated, verificationError } from '../auth/token-claims.ts';
 import type { RobotTokenLookup } from '../auth/token-claims.ts';
-import { callerFromClaims } from '../auth/whoami.ts';
 import { ApiError, Code } from '../errors.ts';
 import type { Caller } from '../platform/auth/index.ts';
 
@@ -33,7 +32,8 @@ export function callerResolver(auth: Auth, robotToken?: RobotTokenLookup) {
     const token = metadataToken(metadata);
     if (!token) throw unauthenticated('no authentication token (try logging in)');
     try {
-      return callerFromClaims(await claimsOfToken(auth, token, robotToken));
+      const { principal, expiration } = await identityOfToken(auth, token, robotToken);
+      return { principal, expiration };
     } catch (error) {
       throw verificationError(error) ?? new ApiError(Code.INTERNAL, 'token verification failed');
     }

@@ -1,9 +1,14 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError, Code } from '../errors.ts';
+import { diskFullError, isDiskFull } from '../platform/storage/disk-full.ts';
 
 /** Turns anything thrown into an ApiError; unexpected failures are logged and hidden. */
 export function toApiError(error: unknown, log: FastifyBaseLogger): ApiError {
   if (error instanceof ApiError) return error;
+  if (isDiskFull(error)) {
+    log.warn({ err: error }, 'a write ran out of disk');
+    return diskFullError(error);
+  }
   const statusCode = (error as { statusCode?: unknown } | null)?.statusCode;
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
     // Fastify's own request errors: unsupported media type, body too large, bad headers...

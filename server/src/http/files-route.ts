@@ -109,10 +109,11 @@ export function registerFilesRoute(app: FastifyInstance, pfs: PfsStore, blobs: B
         .code(206)
         .header('content-range', `bytes ${range.start}-${range.end}/${row.size_bytes}`)
         .header('content-length', range.end - range.start + 1);
-      return reply.send(blobs.read(row.hash, range));
+      return reply.send(blobs.read(row.hash, range, undefined, row.size_bytes));
     }
     reply.header('content-length', row.size_bytes);
-    return reply.send(blobs.read(row.hash));
+    // Verified as it is read: a damaged blob ends the answer with an error, never cleanly.
+    return reply.send(blobs.read(row.hash, undefined, undefined, row.size_bytes));
   });
 }
 

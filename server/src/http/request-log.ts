@@ -36,8 +36,8 @@ export function registerRequestLog(app: FastifyInstance): void {
     const ms = Math.round(reply.elapsedTime * 10) / 10;
     const status = reply.statusCode;
     const line = `${request.method} ${request.url} ${status} ${ms}ms`;
+    // reqId comes from the request's child logger (`request.log`), so it is not repeated here.
     const fields = {
-      reqId: request.id,
       method: request.method,
       url: request.url,
       statusCode: status,

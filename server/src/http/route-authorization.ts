@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { callerFromClaims } from '../auth/whoami.ts';
 import { ApiError, Code } from '../errors.ts';
 import { runAs, type Authorizer, type Caller } from '../platform/auth/index.ts';
 import { repoResource } from '../platform/auth/roles.ts';
@@ -7,7 +6,8 @@ import { readObject, readString } from './body-fields.ts';
 
 /** The caller of a request the guard let through; null with sign-in off. */
 export function callerOf(request: FastifyRequest): Caller | null {
-  return request.authClaims ? callerFromClaims(request.authClaims) : null;
+  const identity = request.authIdentity;
+  return identity ? { principal: identity.principal, expiration: identity.expiration } : null;
 }
 
 /** Runs `fn` as the request's caller (so the platform's role checks see who is asking). */

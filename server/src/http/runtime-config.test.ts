@@ -21,7 +21,13 @@ describe('runtime settings script', () => {
       REACT_APP_RUNTIME_ISSUER_URI: 'https://login.example.com/realms/ivory',
       REACT_APP_RUNTIME_DISABLE_TELEMETRY: 'true',
       REACT_APP_RELEASE_VERSION: '1.2.3',
+      REACT_APP_PLATFORM: 'embedded',
     });
+  });
+
+  it('says whether the embedded platform or a cluster answers', () => {
+    const cluster = configFromEnv({ IVORY_PACHD_ADDRESS: 'http://pachd.example.com:30650' });
+    expect(settingsOf(runtimeConfigScript(cluster)).REACT_APP_PLATFORM).toBe('cluster');
   });
 
   it('passes optional browser settings through under their REACT_APP_ names', () => {

@@ -7,6 +7,8 @@ export function runtimeConfigScript(config: ServerConfig): string {
     REACT_APP_RUNTIME_ISSUER_URI: config.auth.issuer ?? '',
     REACT_APP_RUNTIME_DISABLE_TELEMETRY: config.disableTelemetry ? 'true' : 'false',
     REACT_APP_RELEASE_VERSION: config.releaseVersion,
+    // Which platform answers: the embedded one, or a cluster this server forwards to.
+    REACT_APP_PLATFORM: config.pachdAddress ? 'cluster' : 'embedded',
     ...config.browserSettings,
   };
   return `window.pachDashConfig = ${JSON.stringify(settings)};\n`;

@@ -3,6 +3,7 @@ import { PassThrough, type Writable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { slicer } from '../platform/event-loop.ts';
 import { readRuns, type MessageRun } from '../platform/message-runs.ts';
+import { messageJson } from '../platform/wire.ts';
 import { flushStream, negotiateEncoding, streamEncoder } from './compression.ts';
 import { toApiError } from './errors.ts';
 
@@ -176,12 +177,7 @@ function varyOn(reply: FastifyReply): string {
   return values.join(', ');
 }
 
-/** A message as JSON: bytes (GetFile's BytesValue chunks) as base64, as protobuf JSON has them. */
-function jsonResult(value: unknown): unknown {
-  if (!(value instanceof Uint8Array)) return value;
-  return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
-}
 const encodeMessage = (message: unknown) => [
-  JSON.stringify({ result: jsonResult(message) }) + '\n',
+  JSON.stringify({ result: messageJson(message) }) + '\n',
 ];
 const encodeRun = (run: unknown) => (run as MessageRun).resultLines();

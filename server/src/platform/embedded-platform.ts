@@ -3,6 +3,7 @@ import { registerAdminApi } from './admin-api.ts';
 import { registerAuthOffApi } from './auth-api.ts';
 import { openAuthorization } from './auth/index.ts';
 import type { Authorizer } from './auth/authorizer.ts';
+import { pipelineLookup } from './auth/pipeline-references.ts';
 import { Cluster } from './cluster.ts';
 import { registerMetadataApi } from './metadata-api.ts';
 import { registerPfsActivateAuth } from './pfs/activate-auth.ts';
@@ -78,7 +79,11 @@ export async function openEmbeddedPlatform(options: {
   if (!authorizer) registerAuthOffApi(methods);
   const pps = openPps({ db, dataDir: options.dataDir, pfs, blobs, events, methods });
   // A pipeline runs as its creator's permissions: its jobs check them again when they start.
-  if (authorizer) pps.runner.authority = (check) => authorizer.pipelineDenied(check);
+  if (authorizer) {
+    pps.runner.authority = (check) => authorizer.pipelineDenied(check);
+    // What a pipeline refers to (its defaults merged in) is checked when it is created.
+    authorizer.pipelines.lookup = pipelineLookup(pps);
+  }
   // The rest of the pfs and pps surface (after pps: DeleteAll and branch provenance need it).
   const pfsMessages = new PfsMessages(pfs);
   const { deleteAll } = registerRepoAdminApi(methods, {

@@ -1,3 +1,5 @@
+import { messageJson } from './wire.ts';
+
 /**
  * Server streams whose messages come in runs that can write their own NDJSON lines.
  *
@@ -55,10 +57,10 @@ export function readRuns(stream: AsyncIterable<unknown>): AsyncIterable<MessageR
   return typeof runs === 'function' ? runs() : null;
 }
 
-/** One message as a run of its own. */
+/** One message as a run of its own (bytes as base64, as the gateway writes any message). */
 const singleRun = (message: unknown): MessageRun => ({
   messages: () => [message],
-  resultLines: () => [JSON.stringify({ result: message }) + '\n'],
+  resultLines: () => [JSON.stringify({ result: messageJson(message) }) + '\n'],
 });
 
 /**

@@ -11,7 +11,9 @@ export function registerVersionApi(methods: MethodRegistry, releaseVersion: stri
       major: 2,
       minor: 11,
       micro: 0,
-      additional: 'ivory',
+      // pachd's builds carry the separator in `additional` ("-nightly.…"); pachctl prints
+      // major.minor.micro then additional: 2.11.0-ivory.
+      additional: '-ivory',
       gitCommit: '',
       gitTreeModified: '',
       buildDate: '',

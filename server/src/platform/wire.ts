@@ -24,3 +24,12 @@ export function duration(ms: number): string {
 export function hexToBytesField(hex: string): string {
   return Buffer.from(hex, 'hex').toString('base64');
 }
+
+/**
+ * A server stream's message as its JSON has it: bytes (GetFile's and GetFileTAR's BytesValue
+ * chunks) as base64, as protobuf JSON has them; anything else as it is.
+ */
+export function messageJson(value: unknown): unknown {
+  if (!(value instanceof Uint8Array)) return value;
+  return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+}

@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildServer, type IvoryServer, type ServerConfig } from '../../src/index.ts';
-import { startOidcProvider, type RunningOidcProvider } from './oidc-provider.ts';
+import type { AuthConfig } from '../../src/auth/index.ts';
+import { startOidcProvider, type RunningOidcProvider, type TestAccount } from './oidc-provider.ts';
 import { tokenFor } from './tokens.ts';
 
 export interface TestServer {
@@ -52,6 +53,15 @@ export interface SignedInTestServer extends TestServer {
   grpcAddress: string;
 }
 
+/** The console origin a signed-in test server's identity provider redirects to. */
+export const SIGNED_IN_CONSOLE_ORIGIN = 'http://127.0.0.1:1';
+
+/** The identity provider's accounts, and sign-in settings over the provider's own. */
+export interface SignInSettings {
+  accounts?: TestAccount[];
+  auth?: Partial<AuthConfig>;
+}
+
 /**
  * The real server with sign-in on against a fresh test identity provider, and tokens for `users`:
  *   const server = await startSignedInTestServer(['carol', 'dave'], { admins: ['carol@example.com'] });
@@ -60,12 +70,22 @@ export interface SignedInTestServer extends TestServer {
 export async function startSignedInTestServer(
   users: readonly string[],
   overrides: Partial<ServerConfig> = {},
+  signIn: SignInSettings = {},
 ): Promise<SignedInTestServer> {
-  const idp = await startOidcProvider({ consoleOrigin: 'http://127.0.0.1:1' });
+  const idp = await startOidcProvider({
+    consoleOrigin: SIGNED_IN_CONSOLE_ORIGIN,
+    ...(signIn.accounts ? { accounts: signIn.accounts } : {}),
+  });
   let server: TestServer;
   try {
     server = await startTestServer({
-      auth: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret },
+      auth: {
+        issuer: idp.issuer,
+        clientId: idp.clientId,
+        clientSecret: idp.clientSecret,
+        publicUrl: SIGNED_IN_CONSOLE_ORIGIN,
+        ...signIn.auth,
+      },
       ...overrides,
     });
   } catch (error) {

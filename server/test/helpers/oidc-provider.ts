@@ -22,6 +22,8 @@ export interface TestAccount {
   password: string;
   email: string;
   name: string;
+  /** Sent as the id token's `email_verified` when set (left out otherwise). */
+  emailVerified?: boolean;
 }
 
 export const TEST_ACCOUNT: TestAccount = {
@@ -131,10 +133,15 @@ export async function startOidcProvider(
       };
       return {
         accountId: id,
-        claims: async () => ({ sub: id, email: account.email, name: account.name }),
+        claims: async () => ({
+          sub: id,
+          email: account.email,
+          name: account.name,
+          ...(account.emailVerified === undefined ? {} : { email_verified: account.emailVerified }),
+        }),
       };
     },
-    claims: { openid: ['sub'], email: ['email'], profile: ['name'] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     // Put the scope's claims (email, name) in the id token, not only in userinfo.
     conformIdTokenClaims: false,
     // A confidential client: no PKCE needed (the browser builds the URL without a verifier).
@@ -283,4 +290,33 @@ export async function signInWithDevInteractions(
     };
   }
   throw new Error('sign-in did not reach the callback within 20 steps');
+}
+
+/**
+ * An id token as the provider issues it after a sign-in (the code flow through its own forms,
+ * then the code traded at its token endpoint with the client's secret), for `login`.
+ */
+export async function providerIdToken(idp: RunningOidcProvider, login: string): Promise<string> {
+  const redirectUri = idp.redirectUris[0] as string;
+  const { code } = await signInWithDevInteractions({
+    issuer: idp.issuer,
+    clientId: idp.clientId,
+    redirectUri,
+    login,
+  });
+  const response = await fetch(`${idp.issuer}/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${idp.clientId}:${idp.clientSecret}`).toString('base64')}`,
+    },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+    }),
+  });
+  const body = (await response.json()) as { id_token?: string; error?: string };
+  if (!body.id_token) throw new Error(`no id token from the provider: ${JSON.stringify(body)}`);
+  return body.id_token;
 }

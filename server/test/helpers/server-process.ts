@@ -68,17 +68,25 @@ export async function startServerProcess(
 function listeningUrl(child: ChildProcess, exit: Promise<unknown>): Promise<string> {
   return new Promise((resolve, reject) => {
     let output = '';
+    let listening = false;
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    // Once it listens, its output is read and dropped: kept, it grew without end and was searched
+    // again at every line (the server's request log under load cost this process a core).
     const onData = (data: Buffer) => {
+      if (listening) return;
       output += data.toString();
       const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
       if (match?.[1]) {
+        listening = true;
+        output = '';
         clearTimeout(timer);
         resolve(match[1]);
       }
     };
     child.stdout?.on('data', onData);
-    child.stderr?.on('data', (data: Buffer) => (output += data.toString()));
+    child.stderr?.on('data', (data: Buffer) => {
+      if (!listening) output += data.toString();
+    });
     void exit.then(() => {
       clearTimeout(timer);
       reject(new Error(`server exited before listening:\n${output}`));

@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { AccountMenu } from '../features/auth/AccountMenu.tsx';
 import { ConnectTerminalButton } from '../features/cluster/ConnectTerminal.tsx';
 import { testIds } from '../test-ids.ts';
-import { useColorMode } from './color-mode.tsx';
+import { useColorMode } from '../ui/theme/color-mode.tsx';
 import { Icon } from '../ui/Icon/Icon.tsx';
 import { headerLinkStyle } from './header-styles.ts';
 
@@ -41,7 +41,7 @@ export function AppHeader({ children, start }: { children?: ReactNode; start?: R
     <header data-testid={testIds.appHeader} className="ivory-app-header">
       {start}
       <Link to="/" style={{ ...headerLinkStyle, fontWeight: 700, fontSize: 16, flex: 'none' }}>
-        Console
+        Ivory
       </Link>
       <div className="ivory-app-header-slot">{children}</div>
       <Link to="/cluster" data-testid={testIds.clusterLink} style={headerLinkStyle} title="Cluster">

@@ -3,10 +3,10 @@ import { ConfigProvider } from 'antd';
 import type { ReactNode } from 'react';
 import type { ApiClient } from '@ivory/api';
 import { ToastProvider } from '../ui/Toast/Toast.tsx';
-import { ApiProvider } from './api-context.tsx';
-import { ColorModeProvider } from './color-mode.tsx';
-import { consoleTheme } from './theme.ts';
-import { consoleDarkTheme } from './theme-dark.ts';
+import { ApiProvider } from '../data/api-context.tsx';
+import { ColorModeProvider } from '../ui/theme/color-mode.tsx';
+import { consoleTheme } from '../ui/theme/theme.ts';
+import { consoleDarkTheme } from '../ui/theme/theme-dark.ts';
 import './global.css';
 
 export function AppProviders({

@@ -38,10 +38,10 @@ describe('route table', () => {
     expect(await screen.findByRole('heading', { name: heading, level: 2 })).toBeInTheDocument();
   });
 
-  it('redirects an unknown path to /not-found', async () => {
+  it('shows the not-found page at an unknown path, keeping the address', async () => {
     const { router } = renderApp('/nope/at/all');
     expect(await screen.findByText('404: Page Not Found')).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/not-found');
+    expect(router.state.location.pathname).toBe('/nope/at/all');
   });
 
   it('opens the project screen on its repos tab', async () => {

@@ -1,6 +1,5 @@
 import { Suspense, useEffect, type ComponentType } from 'react';
 import {
-  Navigate,
   Outlet,
   useLocation,
   useMatches,
@@ -15,8 +14,9 @@ import { RouteErrorBoundary } from '../features/errors/RouteErrorBoundary.tsx';
 import { UncaughtErrorGate } from '../features/errors/UncaughtErrorGate.tsx';
 import { useTelemetryTracking } from '../features/telemetry/useTelemetryTracking.ts';
 import { AppHeader } from './AppHeader.tsx';
-import { PageLoader } from './PageLoader.tsx';
-import type { RouteLoaderDeps } from './route-loader-deps.ts';
+import { PageLoader } from '../ui/PageLoader/PageLoader.tsx';
+import { MAIN_CONTENT_ID } from '../ui/Screen/index.ts';
+import type { RouteLoaderDeps } from '../data/route-loader-deps.ts';
 import {
   screenRouteTable,
   shellOf,
@@ -69,7 +69,7 @@ const screenLoaders: Partial<Record<ScreenName, (deps: RouteLoaderDeps) => Loade
 
 /** Every shell's layout module, loaded beside the first screen it frames. */
 const shellModules: ModuleLoaders<ShellName> = {
-  EdaShell: () => import('../features/eda/EdaShell.tsx'),
+  EdaShell: () => import('./shell/eda/EdaShell.tsx'),
   ProjectShell: () => import('./shell/ProjectShell.tsx'),
 };
 
@@ -105,7 +105,8 @@ function shellRuns(table: readonly ScreenRoute[]) {
 }
 
 /**
- * Every route of the app: the route table's, in its order, then a catch-all to /not-found.
+ * Every route of the app: the route table's, in its order, then a catch-all showing the not-found
+ * page at the address typed (so it can be corrected, not lost to a redirect).
  * Loaders start a screen's first requests with `deps` while its code loads.
  */
 export const screenRoutes = (deps: RouteLoaderDeps): RouteObject[] => {
@@ -133,9 +134,25 @@ export const screenRoutes = (deps: RouteLoaderDeps): RouteObject[] => {
           ]
         : entries.map(route),
     ),
-    { path: '*', element: <Navigate to="/not-found" replace /> },
+    { path: '*', lazy: { Component: loadComponent(screenModules, 'NotFoundScreen') } },
   ];
 };
+
+/** The first Tab stop of every page: straight to the screen, past the header and navigation. */
+function SkipLink() {
+  return (
+    <a
+      className="ivory-skip-link"
+      href={`#${MAIN_CONTENT_ID}`}
+      onClick={(event) => {
+        event.preventDefault();
+        document.getElementById(MAIN_CONTENT_ID)?.focus();
+      }}
+    >
+      Skip to content
+    </a>
+  );
+}
 
 function RootLayout() {
   const { pathname } = useLocation();
@@ -149,6 +166,7 @@ function RootLayout() {
   const framed = useMatches().some((match) => (match.handle as ShellHandle | undefined)?.shell);
   return (
     <UncaughtErrorGate>
+      <SkipLink />
       {signInReturn || framed ? null : <AppHeader />}
       <Suspense fallback={<PageLoader />}>
         <Outlet />

@@ -2,7 +2,9 @@ import { ApiError, Code } from '../../errors.ts';
 import { aroundStream } from '../message-runs.ts';
 import type { Method, MethodRegistry } from '../platform.ts';
 import { currentCaller, type Caller } from './caller.ts';
+import { listedView, repoOfInfo } from './listed-messages.ts';
 import { METHOD_NEEDS, type CustomRule } from './method-permissions.ts';
+import { PipelineChecks, type RunCheck } from './pipeline-checks.ts';
 import {
   DEFAULT_PROJECT,
   jsonView,
@@ -12,14 +14,7 @@ import {
   type RepoRef,
 } from './request-resources.ts';
 import type { RoleBindings } from './role-bindings.ts';
-import {
-  CLUSTER,
-  pipelinePrincipal,
-  projectResource,
-  repoResource,
-  type Permission,
-  type Resource,
-} from './roles.ts';
+import { CLUSTER, projectResource, repoResource, type Permission, type Resource } from './roles.ts';
 
 /** What the authorizer asks the rest of the platform. */
 export interface AuthorizerDeps {
@@ -71,13 +66,16 @@ type After = (() => void) | undefined;
  * made by the platform itself (no caller) are not checked.
  */
 export class Authorizer {
+  /** What pipelines refer to, checked at creation and at run (pipeline-checks.ts). */
+  readonly pipelines = new PipelineChecks(this);
+
   constructor(
     readonly bindings: RoleBindings,
     readonly deps: AuthorizerDeps,
   ) {}
 
   has(principal: string, resource: Resource, permission: string): boolean {
-    return this.bindings.permissionsOf(principal, resource).has(permission);
+    return this.bindings.holds(principal, resource, permission);
   }
 
   require(principal: string, resource: Resource, permission: Permission): void {
@@ -124,26 +122,26 @@ export class Authorizer {
     }
   }
 
-  /** For `listed` methods: whether a streamed message is about something the caller may read. */
-  visible(caller: Caller, message: unknown): boolean {
-    const [repo] = reposIn(message);
-    if (repo) return this.has(caller.principal, repoResource(repo.project, repo.repo), 'REPO_READ');
-    const [project] = projectsIn(message);
-    if (project) return this.canSeeProject(caller.principal, project);
-    return true;
+  /**
+   * For `listed` methods: a streamed message as the caller may see it (a commit set's commits
+   * only in repos they may read), or null when it is about nothing they may read.
+   */
+  visible(caller: Caller, method: string, message: unknown): unknown {
+    const who = caller.principal;
+    return listedView(method, message, {
+      canRead: (ref) => this.has(who, repoResource(ref.project, ref.repo), 'REPO_READ'),
+      canListJobs: (ref) => this.has(who, repoResource(ref.project, ref.repo), 'PIPELINE_LIST_JOB'),
+      canSeeProject: (project) => this.canSeeProject(who, project),
+    });
   }
 
   /** A RepoInfo with `authInfo`: the caller's permissions and roles on that repo. */
   withAuthInfo(caller: Caller, message: unknown): unknown {
-    const [repo] = reposIn(message);
+    const repo = repoOfInfo(message);
     if (!repo || typeof message !== 'object' || message === null) return message;
-    const resource = repoResource(repo.project, repo.repo);
     return {
       ...message,
-      authInfo: {
-        permissions: [...this.bindings.permissionsOf(caller.principal, resource)].sort(),
-        roles: this.bindings.rolesOf(caller.principal, resource),
-      },
+      authInfo: this.bindings.authInfo(caller.principal, repoResource(repo.project, repo.repo)),
     };
   }
 
@@ -206,7 +204,23 @@ export class Authorizer {
         // Checked message by message (checkModifyMessage).
         return undefined;
       case 'createPipeline':
-        return this.checkCreatePipeline(who, body);
+        return this.pipelines.create(who, method, body);
+      case 'setProjectDefaults': {
+        const project = projectName(body.project) || DEFAULT_PROJECT;
+        this.require(who, projectResource(project), 'PROJECT_SET_DEFAULTS');
+        this.pipelines.defaults(who, body.projectDefaultsJson, project);
+        return undefined;
+      }
+      case 'setClusterDefaults':
+        this.require(who, CLUSTER, 'CLUSTER_SET_DEFAULTS');
+        this.pipelines.defaults(who, body.clusterDefaultsJson, '');
+        return undefined;
+      case 'runCron': {
+        const repos = reposIn({ pipeline: body.pipeline });
+        this.requireRepos(who, repos, 'REPO_WRITE');
+        for (const ref of repos) this.pipelines.runCron(who, ref);
+        return undefined;
+      }
       case 'editMetadata': {
         const edits = Array.isArray(body.edits) ? body.edits : [];
         if (edits.length === 0) this.require(who, CLUSTER, 'CLUSTER_EDIT_CLUSTER_METADATA');
@@ -260,72 +274,9 @@ export class Authorizer {
     for (const ref of repos) this.require(who, repoResource(ref.project, ref.repo), 'REPO_READ');
   }
 
-  /**
-   * A pipeline is created in a project the caller may create repos in (or updated where the
-   * caller may write its output repo), over inputs the caller may read. Its robot principal
-   * gets repoWriter on the output repo and repoReader on each input; the creator owns the output.
-   */
-  private checkCreatePipeline(who: string, raw: Json): After {
-    let body = raw;
-    // A generated CreatePipelineV2Request always holds the field: '' when not given.
-    if (typeof raw.createPipelineRequestJson === 'string' && raw.createPipelineRequestJson) {
-      try {
-        body = asObject(JSON.parse(raw.createPipelineRequestJson));
-      } catch {
-        return undefined; // The handler answers the parse error.
-      }
-    }
-    const pipeline = asObject(body.pipeline);
-    const name = typeof pipeline.name === 'string' ? pipeline.name : '';
-    const project = projectName(pipeline.project) || DEFAULT_PROJECT;
-    if (!name) {
-      this.require(who, projectResource(project), 'PROJECT_CREATE_REPO');
-      return undefined;
-    }
-    const output = repoResource(project, name);
-    const exists = this.deps.repoExists(project, name);
-    if (exists) this.require(who, output, 'REPO_WRITE');
-    else this.require(who, projectResource(project), 'PROJECT_CREATE_REPO');
-    const inputs = reposIn(body.input, project).filter(
-      (ref) => !(ref.project === project && ref.repo === name),
-    );
-    this.checkReadable(who, inputs);
-    return () => {
-      const robot = pipelinePrincipal(project, name);
-      this.bindings.setRoles(output, robot, ['repoWriter']);
-      for (const ref of inputs)
-        this.bindings.setRoles(repoResource(ref.project, ref.repo), robot, ['repoReader']);
-      if (!exists) this.bindings.setRoles(output, who, ['repoOwner']);
-    };
-  }
-
-  /**
-   * Why a pipeline may not run a job now, or null when it may. It runs as its creator's
-   * permissions through its robot principal, so both must still read every input repo and
-   * write the output repo (a revoked binding of either stops it). `creator` '' (a pipeline the
-   * platform itself made, or one made with sign-in off): only the robot's bindings count.
-   */
-  pipelineDenied(check: {
-    project: string;
-    pipeline: string;
-    creator: string;
-    inputs: RepoRef[];
-  }): string | null {
-    const robot = pipelinePrincipal(check.project, check.pipeline);
-    const principals = check.creator ? [check.creator, robot] : [robot];
-    const needs: [RepoRef, Permission, string][] = [
-      ...check.inputs.map((ref): [RepoRef, Permission, string] => [ref, 'REPO_READ', 'read input']),
-      [{ project: check.project, repo: check.pipeline }, 'REPO_WRITE', 'write output'],
-    ];
-    for (const [ref, permission, what] of needs)
-      for (const principal of principals)
-        if (!this.has(principal, repoResource(ref.project, ref.repo), permission))
-          return (
-            `pipeline ${check.project}/${check.pipeline} may no longer ${what} repo ` +
-            `${ref.project}/${ref.repo}: ${principal}` +
-            `${principal === robot ? '' : ' (its creator)'} lacks ${permission} on it`
-          );
-    return null;
+  /** Why a pipeline may not run now, or null when it may (PipelineChecks.denied). */
+  pipelineDenied(check: RunCheck): string | null {
+    return this.pipelines.denied(check);
   }
 
   /** A registry whose methods check the caller first (the HTTP gateway dispatches to it). */
@@ -352,7 +303,7 @@ export class Authorizer {
         };
       case 'stream': {
         const check = (caller: Caller, request: unknown) => this.check(caller, key, request);
-        const visible = (caller: Caller, message: unknown) => this.visible(caller, message);
+        const visible = (caller: Caller, message: unknown) => this.visible(caller, key, message);
         // A stream whose messages pass unfiltered keeps its runs (message-runs.ts).
         if (!listed)
           return {
@@ -378,8 +329,12 @@ export class Authorizer {
             const caller = currentCaller();
             const after = caller ? check(caller, request) : undefined;
             for await (const message of method.handler(request, signal)) {
-              if (caller && listed && !visible(caller, message)) continue;
-              yield caller ? describe(caller, message) : message;
+              if (!caller) {
+                yield message;
+                continue;
+              }
+              const shown = visible(caller, message);
+              if (shown !== null) yield describe(caller, shown);
             }
             after?.();
           },

@@ -34,7 +34,10 @@ export type CustomRule =
   | 'trialById'
   | 'roleBinding'
   | 'modifyRoleBinding'
-  | 'egress';
+  | 'egress'
+  | 'setProjectDefaults'
+  | 'setClusterDefaults'
+  | 'runCron';
 
 const open = { kind: 'open' } as const;
 const listed = { kind: 'listed' } as const;
@@ -125,7 +128,8 @@ export const METHOD_NEEDS: Readonly<Record<string, MethodNeed>> = {
   'pps_v2.API/StopPipeline': repo('REPO_WRITE'),
   'pps_v2.API/RerunPipeline': repo('REPO_WRITE'),
   'pps_v2.API/RunPipeline': repo('REPO_WRITE'),
-  'pps_v2.API/RunCron': repo('REPO_WRITE'),
+  // REPO_WRITE on the pipeline, and on each cron input's repo (its ticks write there).
+  'pps_v2.API/RunCron': custom('runCron'),
   'pps_v2.API/PipelinesSummary': project('PROJECT_LIST_REPO'),
   'pps_v2.API/CheckStatus': project('PROJECT_LIST_REPO'),
   // jobs and datums
@@ -147,9 +151,10 @@ export const METHOD_NEEDS: Readonly<Record<string, MethodNeed>> = {
   'pps_v2.API/InspectSecret': cluster('SECRET_INSPECT'),
   'pps_v2.API/DeleteSecret': cluster('SECRET_DELETE'),
   'pps_v2.API/GetClusterDefaults': open,
-  'pps_v2.API/SetClusterDefaults': cluster('CLUSTER_SET_DEFAULTS'),
+  // Defaults are merged into specs: what they refer to is checked as if written in a spec.
+  'pps_v2.API/SetClusterDefaults': custom('setClusterDefaults'),
   'pps_v2.API/GetProjectDefaults': project('PROJECT_LIST_REPO'),
-  'pps_v2.API/SetProjectDefaults': project('PROJECT_SET_DEFAULTS'),
+  'pps_v2.API/SetProjectDefaults': custom('setProjectDefaults'),
   // cluster administration
   'pps_v2.API/GetKubeEvents': cluster('CLUSTER_GET_PACHD_LOGS'),
   'pps_v2.API/QueryLoki': cluster('CLUSTER_GET_LOKI_LOGS'),

@@ -5,8 +5,21 @@ import { invalidArgument } from '../../errors.ts';
  * slash, as Pachyderm reports them); the root folder is "/".
  */
 
-/** Normalises a user-given path to "/a/b" form; rejects escapes, NUL and control characters. */
+/**
+ * The deepest and longest path a file may have (as Linux's PATH_MAX bounds a path's length). Work
+ * on a path grows with its depth (every folder above a file is a row, and an archive entry
+ * names them all): a 10,000-folder path once held the server for seconds.
+ */
+export const MAX_PATH_DEPTH = 256;
+export const MAX_PATH_CHARS = 4096;
+
+/**
+ * Normalises a user-given path to "/a/b" form; rejects escapes, NUL and control characters, and
+ * paths deeper than MAX_PATH_DEPTH folders or longer than MAX_PATH_CHARS (code 3).
+ */
 export function normalisePath(input: string): string {
+  if (input.length > MAX_PATH_CHARS * 4)
+    throw invalidArgument(`a path is longer than ${MAX_PATH_CHARS} characters (the limit)`);
   if ([...input].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f)) {
     throw invalidArgument(`path ${JSON.stringify(input)} contains control characters`);
   }
@@ -20,8 +33,17 @@ export function normalisePath(input: string): string {
       continue;
     }
     segments.push(segment);
+    if (segments.length > MAX_PATH_DEPTH)
+      throw invalidArgument(
+        `path ${JSON.stringify(input.slice(0, 64))}… is deeper than ${MAX_PATH_DEPTH} folders (the limit)`,
+      );
   }
-  return '/' + segments.join('/');
+  const normalised = '/' + segments.join('/');
+  if (normalised.length > MAX_PATH_CHARS)
+    throw invalidArgument(
+      `path ${JSON.stringify(normalised.slice(0, 64))}… is longer than ${MAX_PATH_CHARS} characters (the limit)`,
+    );
+  return normalised;
 }
 
 /** Same as normalisePath, but any ".." segment at all is an error (for file names in uploads). */

@@ -28,6 +28,8 @@ export function registerJobApi(api: PpsApiContext): void {
     details: boolean,
   ): JobRow[] {
     const pipeline = req.pipeline?.name ? pipelineNameOf(req.pipeline, 'pipeline') : undefined;
+    // As pachd: the jobs of a pipeline that does not exist (or no longer) are an error.
+    if (pipeline) pipelines.getState(pipeline.project, pipeline.name);
     let jobs = store.listJobs({ projects: projectNames(req.projects), pipeline });
     const history = safeNumber(req.history, 'history');
     if (history >= 0) {

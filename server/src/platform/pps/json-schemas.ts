@@ -10,8 +10,8 @@ import { pipelineSpecSchema } from './spec-schema.ts';
 const draft07 = 'http://json-schema.org/draft-07/schema#';
 const { $schema: _schema, $id: _id, definitions, ...createPipelineRequest } = pipelineSpecSchema;
 
-/** A defaults document holds a partial CreatePipelineRequest: nothing in it is required. */
-const { required: _required, ...partialCreatePipelineRequest } = createPipelineRequest;
+/** A defaults document holds a partial CreatePipelineRequest (nothing is required in either). */
+const partialCreatePipelineRequest = createPipelineRequest;
 
 const sharedDefinitions = {
   ...definitions,

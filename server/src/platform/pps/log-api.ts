@@ -1,31 +1,57 @@
 // GetLogs of pps_v2.API: stored log lines by pipeline, job or datum, filtered, and followed live.
 import { durationMs } from '@bufbuild/protobuf/wkt';
 import { pps_v2 } from '@ivory/api/proto';
+import { invalidArgument, notFound } from '../../errors.ts';
+import { projectNameOf } from '../pfs/pfs-refs.ts';
 import { safeNumber, typedStream } from '../typed-method.ts';
 import { waitForWake } from '../wait.ts';
-import type { DatumFile } from './datums.ts';
+import { datumMatches, type DatumFile } from './datums.ts';
+import { matchesFilters } from './runner/worker-slots.ts';
 import type { LogFilter, LogLine } from './logs.ts';
 import { pipelineNameOf, type PpsApiContext } from './pps-api-context.ts';
 import { isTerminal, type JobRow } from './pps-store.ts';
 
+const samePipeline = (a: pps_v2.Pipeline | undefined, b: pps_v2.Pipeline | undefined) =>
+  a?.name === b?.name && projectNameOf(a?.project) === projectNameOf(b?.project);
+
 /** Registers GetLogs of pps_v2.API. */
 export function registerLogApi(api: PpsApiContext): void {
-  const { store, runner, pipelines, logs, messages, add, getJob } = api;
+  const { store, runner, logs, messages, add, getJob } = api;
 
   add(
     'GetLogs',
     typedStream(pps_v2.GetLogsRequestSchema, async function* (req, signal) {
       const filter: LogFilter = {};
       let followJob: JobRow | undefined;
+      const datumRef = req.datum;
+      // As pachd: a datum's logs (by ID or by data) are asked for with its job or pipeline; a
+      // job names its pipeline, the same as the request's when both are given.
+      if (!req.pipeline && !req.job && (req.dataFilters.length > 0 || datumRef))
+        throw invalidArgument(
+          'must specify the Job or Pipeline that the datum is from to get logs for it',
+        );
+      if (req.job && !req.job.pipeline?.name)
+        throw invalidArgument('pipeline must be specified for the given job');
+      if (req.job && req.pipeline && !samePipeline(req.job.pipeline, req.pipeline))
+        throw invalidArgument('job is from the wrong pipeline');
       if (req.pipeline?.name) {
         const name = pipelineNameOf(req.pipeline, 'pipeline');
-        pipelines.getState(name.project, name.name);
+        if (!store.findState(name.project, name.name))
+          throw notFound(
+            `could not get pipeline information for ${name.project}/${name.name}: pipeline not found`,
+          );
         filter.project = name.project;
         filter.pipeline = name.name;
       }
-      const datumRef = req.datum;
-      if (req.job?.id) followJob = getJob(req.job, 'job');
-      else if (datumRef?.job?.id) followJob = getJob(datumRef.job, 'datum.job');
+      if (req.job) {
+        try {
+          followJob = getJob(req.job, 'job');
+        } catch (error) {
+          throw notFound(
+            `could not get job information for "${req.job.id}": ${(error as Error).message}`,
+          );
+        }
+      } else if (datumRef?.job?.id) followJob = getJob(datumRef.job, 'datum.job');
       if (followJob) {
         filter.project = followJob.project;
         filter.pipeline = followJob.pipeline;
@@ -52,18 +78,20 @@ export function registerLogApi(api: PpsApiContext): void {
         }
         return data;
       };
+      // A filter is the datum's ID, or (as pachd's) an input's path or hash (hex or base64):
+      // a matched path, or a file in it (its full path, or its name).
       const passes = (line: LogLine) =>
         dataFilters.length === 0 ||
         dataFilters.every(
           (f) =>
             line.datumId === f ||
+            matchesFilters([f], inputData(line)) ||
             datumData(line).some((d) => d.path === f || d.hash === f || d.path.endsWith(`/${f}`)),
         );
-      const render = (line: LogLine) =>
-        messages.logMessage(
-          line,
-          datumData(line).map((d) => ({ path: d.path, hash: d.hash })),
-        );
+      // The datum's inputs as pachd lists them: each glob match.
+      const inputData = (line: LogLine) =>
+        datumMatches(datumData(line)).map((m) => ({ path: m.path, hash: m.hash }));
+      const render = (line: LogLine) => messages.logMessage(line, inputData(line));
 
       // Subscribe before reading the stored lines so none falls between the two.
       const queue: LogLine[] = [];

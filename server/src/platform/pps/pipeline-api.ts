@@ -2,7 +2,7 @@
 // pipelines, run a cron tick, and the per-project summaries and status checks.
 import { randomBytes } from 'node:crypto';
 import { toJson } from '@bufbuild/protobuf';
-import { invalidArgument } from '../../errors.ts';
+import { failedPrecondition, invalidArgument } from '../../errors.ts';
 import { pps_v2 } from '@ivory/api/proto';
 import { int64 } from '../wire.ts';
 import { commitRefOf, projectNameOf, projectPickerNamesOrAll } from '../pfs/pfs-refs.ts';
@@ -16,7 +16,8 @@ import {
   type PipelineName,
   type PpsApiContext,
 } from './pps-api-context.ts';
-import { inputLeaves } from './spec.ts';
+import { inputCommitKey, inputLeaves } from './spec.ts';
+import { parseAncestry } from './pipeline-ancestry.ts';
 
 /** Registers the pipeline methods of pps_v2.API. */
 export function registerPipelineApi(api: PpsApiContext): void {
@@ -49,16 +50,20 @@ export function registerPipelineApi(api: PpsApiContext): void {
     }),
   );
 
+  // The name may name an earlier version as pachd's ancestry syntax does: `p^`, `p^^`, `p~2`.
+  // Details only when asked for, as pachd.
   add(
     'InspectPipeline',
     typedUnary(pps_v2.InspectPipelineRequestSchema, async (req) => {
       const name = pipelineNameOf(req.pipeline, 'pipeline');
-      const state = pipelines.getState(name.project, name.name);
-      return messages.pipelineInfo(
-        state,
-        store.version(state.project, state.name, state.version),
-        true,
-      );
+      const { base, ancestors } = parseAncestry(name.name);
+      const state = pipelines.getState(name.project, base);
+      const target = state.version - ancestors;
+      if (target < 1)
+        throw failedPrecondition(
+          `pipeline "${name.project}/${base}" has only ${state.version} versions, not enough to find ancestor ${ancestors}`,
+        );
+      return messages.pipelineInfo(state, store.version(state.project, base, target), req.details);
     }),
   );
 
@@ -175,13 +180,14 @@ export function registerPipelineApi(api: PpsApiContext): void {
         const { repo, commit } = resolveCommitRef(pfs, commitRefOf(p));
         const leaf = leaves.find((l) => l.repo === repo.name && l.project === repo.project);
         if (!leaf) throw invalidArgument(`provenance[${i}] is not an input of ${name.name}`);
-        return { name: leaf.name, commitRowid: commit.rowid };
+        return { name: inputCommitKey(spec.input, leaf), commitRowid: commit.rowid };
       });
       for (const leaf of leaves) {
-        if (refs.some((r) => r.name === leaf.name)) continue;
+        const key = inputCommitKey(spec.input, leaf);
+        if (refs.some((r) => r.name === key)) continue;
         const repo = pfs.getRepo({ project: leaf.project, name: leaf.repo, type: 'user' });
         const head = pfs.resolveCommit(repo, '', leaf.kind === 'cron' ? 'master' : leaf.branch);
-        refs.push({ name: leaf.name, commitRowid: head.rowid });
+        refs.push({ name: key, commitRowid: head.rowid });
       }
       runner.createJob(state, req.jobId || randomBytes(16).toString('hex'), refs);
       return {};

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { alreadyExists, failedPrecondition, notFound } from '../../errors.ts';
+import { alreadyExists, failedPrecondition, invalidArgument, notFound } from '../../errors.ts';
 import type { WireObject } from '../wire.ts';
 import type { PfsStore } from '../pfs/pfs-store.ts';
 import type { CommitRow } from '../pfs/rows.ts';
@@ -15,9 +15,17 @@ import {
   inputLeaves,
   parseJsonObject,
   readPipelineSpec,
+  requestOf,
   specProject,
   type PipelineSpec,
 } from './spec.ts';
+import {
+  checkSpecCommit,
+  inputRepos,
+  validatePipeline,
+  validatePipelineRequest,
+} from './spec-validation.ts';
+import { defaultProject } from '../pfs/pfs-requests.ts';
 
 export interface CreateOptions {
   update: boolean;
@@ -48,16 +56,22 @@ export class Pipelines {
     };
   }
 
-  /** Validates a spec and returns the effective spec (defaults applied). */
+  /** A spec checked against the schema, with the defaults applied (the effective spec). */
   effective(userSpec: WireObject): WireObject {
     const checked = checkUserSpec(userSpec);
     const defaults = this.defaultsFor(specProject(checked));
     const effective = effectiveSpec(checked, defaults.cluster, defaults.project);
-    readPipelineSpec(effective);
+    readPipelineSpec(effective, { strict: true });
     return effective;
   }
 
-  /** CreatePipeline(V2): returns the effective spec. */
+  /**
+   * CreatePipeline(V2), checked in pachd's order with its messages: the effective spec, the
+   * pipeline named (a dry run answers here, with the request checked), one of that name (unless
+   * updating), the request and the pipeline with its defaults, its input repos, a repo already
+   * named like it (left by DeletePipeline with keepRepo), then what the embedded platform
+   * cannot run. Returns the effective spec.
+   */
   async create(specJson: string | WireObject, options: CreateOptions): Promise<WireObject> {
     const userSpec =
       typeof specJson === 'string'
@@ -67,21 +81,36 @@ export class Pipelines {
     const reprocess = options.reprocess || userSpec.reprocess === true;
     const dryRun = options.dryRun || userSpec.dryRun === true;
     const effective = this.effective(userSpec);
-    const spec = readPipelineSpec(effective);
-    if (dryRun) return effective;
-    this.pfs.getProject(spec.project);
-    const existing = this.store.findState(spec.project, spec.name);
-    if (existing && !update)
-      throw alreadyExists(
-        `pipeline ${spec.name} already exists in project ${spec.project}; set update to change it`,
-      );
-    for (const leaf of inputLeaves(spec.input)) {
-      if (leaf.kind === 'cron') continue;
-      if (leaf.project === spec.project && leaf.repo === spec.name)
-        throw failedPrecondition(`pipeline ${spec.name} cannot read its own output repo`);
-      this.pfs.getRepo({ project: leaf.project, name: leaf.repo, type: 'user' });
+    const request = requestOf(effective);
+    if (!request.pipeline) throw invalidArgument('request.Pipeline cannot be nil');
+    const project = request.pipeline.project?.name || defaultProject;
+    const name = request.pipeline.name;
+    if (dryRun) {
+      validatePipelineRequest(request);
+      validatePipeline(request);
+      return effective;
     }
+    const existing = name ? this.store.findState(project, name) : undefined;
+    if (existing && !update)
+      throw alreadyExists(`pipeline ${JSON.stringify(`${project}/${name}`)} already exists`);
+    validatePipelineRequest(request);
+    validatePipeline(request);
+    this.pfs.getProject(project);
+    for (const repo of inputRepos(request.input, project)) {
+      if (repo.project === project && repo.name === name)
+        throw failedPrecondition(`pipeline ${name} cannot read its own output repo`);
+      this.pfs.getRepo({ ...repo, type: 'user' });
+    }
+    if (!existing && this.pfs.findRepo({ project, name, type: 'user' }))
+      throw alreadyExists(
+        `pipeline ${JSON.stringify(name)} cannot be created because a repo with the same name already exists`,
+      );
+    checkSpecCommit(request);
+    const spec = readPipelineSpec(effective);
     await this.saveVersion(spec.project, spec.name, checkUserSpec(userSpec), effective, reprocess);
+    // pachd accepts a pipeline with nothing to run; its workers then fail, and so does it.
+    if (spec.transform.cmd.length === 0)
+      this.store.setFailure(spec.project, spec.name, 'transform.cmd is empty: nothing to run');
     return effective;
   }
 
@@ -107,8 +136,10 @@ export class Pipelines {
   ): Promise<PreparedVersion> {
     const spec = readPipelineSpec(effective);
     const previous = this.store.versions(project, name)[0];
-    const salt =
-      spec.salt || (previous && !reprocess ? previous.salt : randomBytes(16).toString('hex'));
+    // As pachd: an update keeps the salt (only new datums run) unless it reprocesses; a spec's
+    // own salt counts for a pipeline's first version.
+    const fresh = () => randomBytes(16).toString('hex');
+    const salt = reprocess ? fresh() : previous ? previous.salt : spec.salt || fresh();
     const specBlob = await this.blobs.writeBytes(
       Buffer.from(JSON.stringify(effective, null, 2) + '\n'),
     );
@@ -289,7 +320,8 @@ export class Pipelines {
           ),
         )
       : [];
-    const text = JSON.stringify(parsed);
+    // Stored as given, as pachd stores it (Get*Defaults answers the same text).
+    const text = json.trim() === '' ? '{}' : json;
     const landed = this.pfs.transaction(() => {
       if (scope === 'cluster') this.store.setClusterDefaults(text);
       else this.store.setProjectDefaults(scope.project, text);

@@ -74,12 +74,19 @@ export interface PpsApiContext extends PpsDeps {
 export function ppsApiContext(methods: MethodRegistry, deps: PpsDeps): PpsApiContext {
   const { pfs, store, runner } = deps;
 
-  const messages = new PpsMessages(pfs, deps.pfsMessages, store, (p, n) => runner.isRunning(p, n));
+  const messages = new PpsMessages(
+    pfs,
+    deps.pfsMessages,
+    store,
+    (p, n) => runner.isRunning(p, n),
+    (job) => runner.workers.status(job),
+  );
   const add = (name: string, method: Parameters<MethodRegistry['set']>[1]) =>
     methods.set(`pps_v2.API/${name}`, method);
 
   function getJob(job: pps_v2.Job | undefined, field: string): JobRow {
-    const id = job?.id ?? '';
+    if (!job) throw invalidArgument('must specify a job');
+    const id = job.id;
     if (!id) throw invalidArgument(`${field}.id is required`);
     if (job?.pipeline?.name) {
       const pipeline = pipelineNameOf(job.pipeline, `${field}.pipeline`);

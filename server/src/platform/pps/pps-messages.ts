@@ -1,7 +1,13 @@
-import { duration, hexToBytesField, int64, timestamp, type WireObject } from '../wire.ts';
+import { clone, create, fromJson, type JsonValue, type MessageInitShape } from '@bufbuild/protobuf';
+import { durationFromMs, timestampFromMs } from '@bufbuild/protobuf/wkt';
+import { pfs_v2, pps_v2 } from '@ivory/api/proto';
 import type { PfsMessages } from '../pfs/pfs-messages.ts';
 import type { PfsStore } from '../pfs/pfs-store.ts';
-import type { DatumFile } from './datums.ts';
+import { jsonRegistry } from '../typed-method.ts';
+import type { WireObject } from '../wire.ts';
+import { wireMessage } from '../wire-message.ts';
+import { cleanGlob } from './datum-glob.ts';
+import { datumMatches, type DatumFile } from './datums.ts';
 import type { LogLine } from './logs.ts';
 import type {
   DatumRow,
@@ -12,123 +18,77 @@ import type {
   Stats,
 } from './pps-store.ts';
 import type { SecretRow } from './secrets.ts';
+import { requestOf, sortedInputs } from './spec.ts';
 
-/** Wire messages of pps_v2 (wire-shapes.txt) from pps rows. */
-
-const obj = (value: unknown): WireObject =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as WireObject) : {};
-const str = (value: unknown) => (typeof value === 'string' ? value : '');
-const bool = (value: unknown) => value === true;
-const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-const i64 = (value: unknown) =>
-  typeof value === 'number' ? int64(value) : typeof value === 'string' && value ? value : '0';
-const durationOrNull = (value: unknown) => (typeof value === 'string' && value ? value : null);
+/**
+ * The answers of pps_v2 built from the generated message types (`@ivory/api/proto`): one
+ * builder per message, each making the message with `create(…)` from the pps rows and the
+ * pipeline version's spec (read once as a CreatePipelineRequest, as pachd reads it), then
+ * written as the gateway's JSON (wireMessage).
+ */
 
 export function pipelineMessage(project: string, name: string) {
   return { project: { name: project }, name };
 }
 
-function transformMessage(value: unknown) {
-  const t = obj(value);
-  return {
-    image: str(t.image),
-    cmd: list(t.cmd),
-    errCmd: list(t.errCmd),
-    env: obj(t.env),
-    secrets: list(t.secrets).map((s) => {
-      const secret = obj(s);
-      return {
-        name: str(secret.name),
-        key: str(secret.key),
-        mountPath: str(secret.mountPath),
-        envVar: str(secret.envVar),
-      };
-    }),
-    imagePullSecrets: list(t.imagePullSecrets),
-    stdin: list(t.stdin),
-    errStdin: list(t.errStdin),
-    acceptReturnCode: list(t.acceptReturnCode).map(i64),
-    debug: bool(t.debug),
-    user: str(t.user),
-    workingDir: str(t.workingDir),
-    dockerfile: str(t.dockerfile),
-    memoryVolume: bool(t.memoryVolume),
-    datumBatching: bool(t.datumBatching),
-  };
+/** What a worker slot of a running job is doing (pachd's worker status, see WorkerSlots). */
+export interface WorkerSlotStatus {
+  workerId: string;
+  jobId: string;
+  /** The datum it runs and when it started, or null between datums. */
+  datum: { data: { path: string; hash: string }[]; started: number } | null;
 }
 
-type InputMessage = {
-  pfs: WireObject | null;
-  join: InputMessage[];
-  group: InputMessage[];
-  cross: InputMessage[];
-  union: InputMessage[];
-  cron: WireObject | null;
-};
+type Init<S extends Parameters<typeof create>[0]> = MessageInitShape<S>;
 
-function inputMessage(
-  value: unknown,
-  pipelineProject: string,
-  pipelineName: string,
-): InputMessage | null {
-  if (value === null || value === undefined) return null;
-  const input = obj(value);
-  const children = (key: string) =>
-    list(input[key]).map((c) => inputMessage(c, pipelineProject, pipelineName) as InputMessage);
-  const pfs = input.pfs ? obj(input.pfs) : null;
-  const cron = input.cron ? obj(input.cron) : null;
-  return {
-    pfs: pfs && {
-      project: str(pfs.project) || pipelineProject,
-      name: str(pfs.name) || str(pfs.repo),
-      repo: str(pfs.repo),
-      repoType: str(pfs.repoType) || 'user',
-      branch: str(pfs.branch) || 'master',
-      commit: str(pfs.commit),
-      glob: str(pfs.glob),
-      joinOn: str(pfs.joinOn),
-      outerJoin: bool(pfs.outerJoin),
-      groupBy: str(pfs.groupBy),
-      lazy: bool(pfs.lazy),
-      emptyFiles: bool(pfs.emptyFiles),
-      s3: bool(pfs.s3),
-      trigger: null,
-      propagationSpec: null,
-      reference: bool(pfs.reference),
-    },
-    join: children('join'),
-    group: children('group'),
-    cross: children('cross'),
-    union: children('union'),
-    cron: cron && {
-      name: str(cron.name),
-      project: str(cron.project) || pipelineProject,
-      repo: str(cron.repo) || `${pipelineName}_${str(cron.name)}`,
-      commit: str(cron.commit),
-      spec: str(cron.spec),
-      overwrite: bool(cron.overwrite),
-      start: str(cron.start) || null,
-    },
-  };
-}
+const timestampOf = (ms: number | null | undefined) =>
+  ms === null || ms === undefined ? undefined : timestampFromMs(ms);
+const bytesOfHex = (hex: string) => (hex ? Buffer.from(hex, 'hex') : new Uint8Array(0));
+const enumValue = <E extends Record<string, string | number>>(values: E, name: string) =>
+  (values[name as keyof E] as number | undefined) ?? 0;
 
-function statsMessage(json: string) {
-  const s = JSON.parse(json) as Partial<Stats>;
-  return {
-    downloadTime: duration(s.downloadMs ?? 0),
-    processTime: duration(s.processMs ?? 0),
-    uploadTime: duration(s.uploadMs ?? 0),
-    downloadBytes: int64(s.downloadBytes ?? 0),
-    uploadBytes: int64(s.uploadBytes ?? 0),
+/**
+ * An input as pachd fills it in when a pipeline is created: children sorted, a pfs input's
+ * project, name, branch and repo type defaulted and its glob cleaned, a cron input's repo named.
+ */
+export function inputWithDefaults(
+  input: pps_v2.Input,
+  project: string,
+  pipeline: string,
+): pps_v2.Input {
+  const filled = clone(pps_v2.InputSchema, input);
+  const visit = (node: pps_v2.Input) => {
+    for (const key of ['cross', 'join', 'group', 'union'] as const) {
+      node[key] = sortedInputs(node[key]);
+      node[key].forEach(visit);
+    }
+    if (node.pfs) {
+      const pfs = node.pfs;
+      pfs.project ||= project;
+      pfs.name ||= pfs.repo;
+      pfs.branch ||= 'master';
+      pfs.repoType ||= 'user';
+      if (pfs.glob) pfs.glob = cleanGlob(pfs.glob);
+    }
+    if (node.cron) {
+      node.cron.project ||= project;
+      node.cron.repo ||= `${pipeline}_${node.cron.name}`;
+    }
   };
+  visit(filled);
+  return filled;
 }
 
 export class PpsMessages {
+  /** Specs read as requests, by version (a version's spec never changes). */
+  private readonly requests = new Map<string, pps_v2.CreatePipelineRequest>();
+
   constructor(
     private readonly pfs: PfsStore,
     private readonly pfsMessages: PfsMessages,
     private readonly store: PpsStore,
     private readonly isRunning: (project: string, name: string) => boolean,
+    private readonly workerStatus: (job: JobRow) => WorkerSlotStatus[] = () => [],
   ) {}
 
   pipelineState(state: PipelineStateRow): string {
@@ -138,203 +98,267 @@ export class PpsMessages {
     return 'PIPELINE_STANDBY';
   }
 
+  /** A version's spec as the request pachd keeps (read once per version). */
+  private request(version: PipelineVersionRow): pps_v2.CreatePipelineRequest {
+    const key = `${version.project}/${version.name}/${version.version}/${version.spec_commit_id}`;
+    let request = this.requests.get(key);
+    if (!request) {
+      request = requestOf(JSON.parse(version.effective_spec) as WireObject);
+      if (this.requests.size >= 512) this.requests.clear();
+      this.requests.set(key, request);
+    }
+    return request;
+  }
+
+  private commit(rowid: number | null): pfs_v2.Commit | undefined {
+    const row = rowid === null ? undefined : this.pfs.commitByRowid(rowid);
+    if (!row) return undefined;
+    return fromJson(pfs_v2.CommitSchema, this.pfsMessages.commit(row) as JsonValue, {
+      registry: jsonRegistry,
+    });
+  }
+
+  // ---- PipelineInfo -------------------------------------------------------------------------
+
   pipelineInfo(state: PipelineStateRow, version: PipelineVersionRow, details: boolean) {
-    const spec = JSON.parse(version.effective_spec) as WireObject;
-    const specRepo = this.pfs.findRepo({ project: state.project, name: state.name, type: 'spec' });
+    return wireMessage(
+      pps_v2.PipelineInfoSchema,
+      this.pipelineInfoMessage(state, version, details),
+    );
+  }
+
+  private pipelineInfoMessage(
+    state: PipelineStateRow,
+    version: PipelineVersionRow,
+    details: boolean,
+  ): pps_v2.PipelineInfo {
+    const request = this.request(version);
+    const specRepo = { name: state.name, type: 'spec', project: { name: state.project } };
     const isCurrent = version.version === state.version;
-    const metadata = obj(spec.metadata);
-    return {
+    return create(pps_v2.PipelineInfoSchema, {
       pipeline: pipelineMessage(state.project, state.name),
-      version: int64(version.version),
-      specCommit: specRepo
-        ? {
-            repo: { name: state.name, type: 'spec', project: { name: state.project } },
-            id: version.spec_commit_id,
-            branch: {
-              repo: { name: state.name, type: 'spec', project: { name: state.project } },
-              name: 'master',
-            },
-          }
-        : null,
+      version: BigInt(version.version),
+      specCommit: this.pfs.findRepo({ project: state.project, name: state.name, type: 'spec' })
+        ? { repo: specRepo, id: version.spec_commit_id, branch: { repo: specRepo, name: 'master' } }
+        : undefined,
       stopped: state.stopped === 1,
-      state: isCurrent ? this.pipelineState(state) : 'PIPELINE_STANDBY',
+      state: enumValue(
+        pps_v2.PipelineState,
+        isCurrent ? this.pipelineState(state) : 'PIPELINE_STANDBY',
+      ),
       reason: state.failure,
-      lastJobState: state.last_job_state,
-      parallelism: i64(obj(spec.parallelismSpec).constant || 1),
-      type: 'PIPELINE_TYPE_TRANSFORM',
-      authToken: '',
-      details: details ? this.pipelineDetails(state, version, spec) : null,
+      lastJobState: enumValue(pps_v2.JobState, state.last_job_state),
+      parallelism: BigInt(this.parallelism(request)),
+      type: pps_v2.PipelineInfo_PipelineType.PIPELINE_TYPE_TRANSFORM,
+      details: details ? this.pipelineDetails(state, version, request) : undefined,
       userSpecJson: version.user_spec,
       effectiveSpecJson: version.effective_spec,
-      metadata: obj(metadata.annotations),
+      metadata: { ...request.metadata?.annotations },
+    });
+  }
+
+  private parallelism(request: pps_v2.CreatePipelineRequest): number {
+    return Number(request.parallelismSpec?.constant ?? 0n) || 1;
+  }
+
+  private pipelineDetails(
+    state: PipelineStateRow,
+    version: PipelineVersionRow,
+    request: pps_v2.CreatePipelineRequest,
+  ): Init<typeof pps_v2.PipelineInfo_DetailsSchema> {
+    const first = this.store.versions(state.project, state.name).at(-1) ?? version;
+    const parallelism = BigInt(this.parallelism(request));
+    return {
+      ...this.runSpec(request, state.project, state.name),
+      tfJob: request.tfJob,
+      createdAt: timestampFromMs(first.created_at),
+      updatedAt: timestampFromMs(version.created_at),
+      createdBy: this.creator(state, first),
+      recentError: state.failure,
+      workersRequested: parallelism,
+      workersAvailable: parallelism,
+      outputBranch: request.outputBranch || 'master',
+      description: request.description,
+      salt: version.salt,
+      reason: state.failure,
+      s3Out: request.s3Out,
+      metadata: request.metadata,
+      reprocessSpec: request.reprocessSpec || 'until_success',
+      autoscaling: request.autoscaling,
+      tolerations: request.tolerations,
+      determined: request.determined,
+      maximumExpectedUptime: request.maximumExpectedUptime,
+      workersStartedAt: timestampFromMs(version.created_at),
     };
   }
 
-  private pipelineDetails(state: PipelineStateRow, version: PipelineVersionRow, spec: WireObject) {
-    const metadata = obj(spec.metadata);
-    const first = this.store.versions(state.project, state.name).at(-1);
+  /** Who created the pipeline: the creator of its first version's spec commit. */
+  private creator(state: PipelineStateRow, first: PipelineVersionRow): string {
+    const specRepo = this.pfs.findRepo({ project: state.project, name: state.name, type: 'spec' });
+    return (specRepo && this.pfs.findCommit(specRepo, first.spec_commit_id)?.created_by) || '';
+  }
+
+  /** What a pipeline's details and its jobs' details share: how the pipeline runs. */
+  private runSpec(request: pps_v2.CreatePipelineRequest, project: string, pipeline: string) {
     return {
-      transform: transformMessage(spec.transform),
-      tfJob: null,
-      parallelismSpec: { constant: i64(obj(spec.parallelismSpec).constant || 1) },
-      egress: null,
-      createdAt: timestamp(first?.created_at ?? version.created_at),
-      updatedAt: timestamp(version.created_at),
-      createdBy: '',
-      recentError: state.failure,
-      workersRequested: i64(obj(spec.parallelismSpec).constant || 1),
-      workersAvailable: i64(obj(spec.parallelismSpec).constant || 1),
-      outputBranch: str(spec.outputBranch) || 'master',
-      resourceRequests: null,
-      resourceLimits: null,
-      sidecarResourceLimits: null,
-      input: inputMessage(spec.input, state.project, state.name),
-      description: str(spec.description),
-      salt: version.salt,
-      reason: state.failure,
-      service: null,
-      spout: null,
-      datumSetSpec: null,
-      datumTimeout: durationOrNull(spec.datumTimeout),
-      jobTimeout: durationOrNull(spec.jobTimeout),
-      datumTries: i64(spec.datumTries || 3),
-      schedulingSpec: null,
-      podSpec: '',
-      podPatch: '',
-      s3Out: bool(spec.s3Out),
-      metadata: { annotations: obj(metadata.annotations), labels: obj(metadata.labels) },
-      reprocessSpec: str(spec.reprocessSpec) || 'until_success',
-      unclaimedTasks: '0',
-      workerRc: '',
-      autoscaling: bool(spec.autoscaling),
-      tolerations: [],
-      sidecarResourceRequests: null,
-      determined: null,
-      maximumExpectedUptime: null,
-      workersStartedAt: timestamp(version.created_at),
+      transform: request.transform ?? create(pps_v2.TransformSchema),
+      parallelismSpec: { constant: BigInt(this.parallelism(request)) },
+      egress: request.egress,
+      resourceRequests: request.resourceRequests,
+      resourceLimits: request.resourceLimits,
+      sidecarResourceLimits: request.sidecarResourceLimits,
+      sidecarResourceRequests: request.sidecarResourceRequests,
+      input: request.input ? inputWithDefaults(request.input, project, pipeline) : undefined,
+      service: request.service,
+      spout: request.spout,
+      datumSetSpec: request.datumSetSpec,
+      datumTimeout: request.datumTimeout,
+      jobTimeout: request.jobTimeout,
+      datumTries: request.datumTries || 3n,
+      schedulingSpec: request.schedulingSpec,
+      podSpec: request.podSpec,
+      podPatch: request.podPatch,
     };
   }
+
+  // ---- JobInfo ------------------------------------------------------------------------------
 
   job(job: JobRow) {
     return { pipeline: pipelineMessage(job.project, job.pipeline), id: job.id };
   }
 
   jobInfo(job: JobRow, details: boolean) {
-    const output = job.output_commit_rowid
-      ? this.pfs.commitByRowid(job.output_commit_rowid)
-      : undefined;
-    let jobDetails = null;
-    if (details) {
-      const version = this.store.version(job.project, job.pipeline, job.pipeline_version);
-      const spec = version ? (JSON.parse(version.effective_spec) as WireObject) : {};
-      jobDetails = {
-        transform: transformMessage(spec.transform),
-        parallelismSpec: { constant: i64(obj(spec.parallelismSpec).constant || 1) },
-        egress: null,
-        service: null,
-        spout: null,
-        workerStatus: [],
-        resourceRequests: null,
-        resourceLimits: null,
-        sidecarResourceLimits: null,
-        input: inputMessage(spec.input, job.project, job.pipeline),
-        salt: job.salt,
-        datumSetSpec: null,
-        datumTimeout: durationOrNull(spec.datumTimeout),
-        jobTimeout: durationOrNull(spec.jobTimeout),
-        datumTries: i64(spec.datumTries || 3),
-        schedulingSpec: null,
-        podSpec: '',
-        podPatch: '',
-        sidecarResourceRequests: null,
-      };
-    }
-    return {
+    return wireMessage(pps_v2.JobInfoSchema, this.jobInfoMessage(job, details));
+  }
+
+  private jobInfoMessage(job: JobRow, details: boolean): pps_v2.JobInfo {
+    const outRepo = { name: job.pipeline, type: 'user', project: { name: job.project } };
+    return create(pps_v2.JobInfoSchema, {
       job: this.job(job),
-      pipelineVersion: int64(job.pipeline_version),
-      outputCommit: output
-        ? this.pfsMessages.commit(output)
-        : {
-            repo: { name: job.pipeline, type: 'user', project: { name: job.project } },
-            id: job.id,
-            branch: null,
-          },
-      restart: int64(job.restart),
-      dataProcessed: int64(job.data_processed),
-      dataSkipped: int64(job.data_skipped),
-      dataTotal: int64(job.data_total),
-      dataFailed: int64(job.data_failed),
-      dataRecovered: int64(job.data_recovered),
-      stats: statsMessage(job.stats),
-      state: job.state,
+      pipelineVersion: BigInt(job.pipeline_version),
+      outputCommit: this.commit(job.output_commit_rowid) ?? { repo: outRepo, id: job.id },
+      restart: BigInt(job.restart),
+      dataProcessed: BigInt(job.data_processed),
+      dataSkipped: BigInt(job.data_skipped),
+      dataTotal: BigInt(job.data_total),
+      dataFailed: BigInt(job.data_failed),
+      dataRecovered: BigInt(job.data_recovered),
+      stats: this.processStats(job.stats),
+      state: enumValue(pps_v2.JobState, job.state),
       reason: job.reason,
-      created: timestamp(job.created_at),
-      started: timestamp(job.started_at),
-      finished: timestamp(job.finished_at),
-      details: jobDetails,
-      authToken: '',
+      created: timestampOf(job.created_at),
+      started: timestampOf(job.started_at),
+      finished: timestampOf(job.finished_at),
+      details: details ? this.jobDetails(job) : undefined,
+    });
+  }
+
+  private jobDetails(job: JobRow): Init<typeof pps_v2.JobInfo_DetailsSchema> {
+    // (A version is missing only for a job whose pipeline was deleted meanwhile.)
+    const version = this.store.version(job.project, job.pipeline, job.pipeline_version) as
+      PipelineVersionRow | undefined;
+    const request = version ? this.request(version) : create(pps_v2.CreatePipelineRequestSchema);
+    return {
+      ...this.runSpec(request, job.project, job.pipeline),
+      salt: job.salt,
+      workerStatus: this.workerStatus(job).map((status) => this.workerStatusMessage(status)),
     };
   }
 
-  datumInfo(job: JobRow, datum: DatumRow) {
-    const files = JSON.parse(datum.data) as DatumFile[];
-    const output = job.output_commit_rowid
-      ? this.pfs.commitByRowid(job.output_commit_rowid)
-      : undefined;
-    const commits = new Map<number, ReturnType<PfsMessages['commit']>>();
-    const commitOf = (rowid: number) => {
-      let message = commits.get(rowid);
-      if (!message) {
-        const commit = this.pfs.commitByRowid(rowid);
-        message = commit
-          ? this.pfsMessages.commit(commit)
-          : {
-              repo: { name: '', type: 'user', project: { name: job.project } },
-              id: '',
-              branch: null,
-            };
-        commits.set(rowid, message);
-      }
-      return message;
-    };
+  private workerStatusMessage(status: WorkerSlotStatus): Init<typeof pps_v2.WorkerStatusSchema> {
     return {
-      datum: { job: this.job(job), id: datum.id },
-      state: datum.state,
-      stats: statsMessage(datum.stats),
-      pfsState: output
-        ? { commit: this.pfsMessages.commit(output), path: '/', datum: datum.id }
-        : null,
-      data: files.map((file) => ({
-        file: { commit: commitOf(file.commitRowid), path: file.path, datum: '' },
-        fileType: 'FILE',
-        committed: timestamp(file.committedAt),
-        sizeBytes: int64(file.sizeBytes),
-        hash: file.hash ? hexToBytesField(file.hash) : '',
-      })),
-      imageId: '',
+      workerId: status.workerId,
+      jobId: status.jobId,
+      datumStatus: status.datum
+        ? {
+            started: timestampFromMs(status.datum.started),
+            data: status.datum.data.map((d) => ({ path: d.path, hash: bytesOfHex(d.hash) })),
+          }
+        : undefined,
     };
   }
+
+  private processStats(json: string): Init<typeof pps_v2.ProcessStatsSchema> {
+    const stats = JSON.parse(json) as Partial<Stats>;
+    return {
+      downloadTime: durationFromMs(stats.downloadMs ?? 0),
+      processTime: durationFromMs(stats.processMs ?? 0),
+      uploadTime: durationFromMs(stats.uploadMs ?? 0),
+      downloadBytes: BigInt(stats.downloadBytes ?? 0),
+      uploadBytes: BigInt(stats.uploadBytes ?? 0),
+    };
+  }
+
+  // ---- DatumInfo ----------------------------------------------------------------------------
+
+  /** A job's datum (InspectDatum, ListDatum over a job). */
+  datumInfo(job: JobRow, datum: DatumRow) {
+    const info = this.datumInfoMessage(JSON.parse(datum.data) as DatumFile[], {
+      job: this.job(job),
+      id: datum.id,
+    });
+    info.state = enumValue(pps_v2.DatumState, datum.state);
+    info.stats = create(pps_v2.ProcessStatsSchema, this.processStats(datum.stats));
+    const output = this.commit(job.output_commit_rowid);
+    if (output)
+      info.pfsState = create(pfs_v2.FileSchema, { commit: output, path: '/', datum: datum.id });
+    return wireMessage(pps_v2.DatumInfoSchema, info);
+  }
+
+  /** A datum an input would make, with no job (ListDatum's dry run): its state is UNKNOWN. */
+  plannedDatumInfo(id: string, files: DatumFile[]) {
+    return wireMessage(pps_v2.DatumInfoSchema, this.datumInfoMessage(files, { id }));
+  }
+
+  private datumInfoMessage(
+    files: DatumFile[],
+    datum: Init<typeof pps_v2.DatumSchema>,
+  ): pps_v2.DatumInfo {
+    const commits = new Map<number, pfs_v2.Commit | undefined>();
+    const commitOf = (rowid: number) => {
+      if (!commits.has(rowid)) commits.set(rowid, this.commit(rowid));
+      return commits.get(rowid);
+    };
+    return create(pps_v2.DatumInfoSchema, {
+      datum,
+      data: datumMatches(files).map((match) => ({
+        file: { commit: commitOf(match.commitRowid), path: match.path },
+        fileType: match.type === 'DIR' ? pfs_v2.FileType.DIR : pfs_v2.FileType.FILE,
+        committed: timestampFromMs(match.committedAt),
+        sizeBytes: BigInt(match.sizeBytes),
+        hash: bytesOfHex(match.hash),
+      })),
+    });
+  }
+
+  // ---- LogMessage, SecretInfo ---------------------------------------------------------------
 
   logMessage(line: LogLine, data: { path: string; hash: string }[]) {
-    return {
-      projectName: line.project,
-      pipelineName: line.pipeline,
-      jobId: line.jobId,
-      workerId: line.master ? `${line.pipeline}-master` : `${line.pipeline}-worker`,
-      datumId: line.datumId,
-      master: line.master,
-      data: data.map((d) => ({ path: d.path, hash: d.hash ? hexToBytesField(d.hash) : '' })),
-      user: line.user,
-      ts: timestamp(line.ts),
-      message: line.message,
-    };
+    return wireMessage(
+      pps_v2.LogMessageSchema,
+      create(pps_v2.LogMessageSchema, {
+        projectName: line.project,
+        pipelineName: line.pipeline,
+        jobId: line.jobId,
+        workerId: line.master ? `${line.pipeline}-master` : `${line.pipeline}-worker`,
+        datumId: line.datumId,
+        master: line.master,
+        data: data.map((d) => ({ path: d.path, hash: bytesOfHex(d.hash) })),
+        user: line.user,
+        ts: timestampFromMs(line.ts),
+        message: line.message,
+      }),
+    );
   }
 
   secretInfo(row: SecretRow) {
-    return {
-      secret: { name: row.name },
-      type: row.type,
-      creationTimestamp: timestamp(row.created_at),
-    };
+    return wireMessage(
+      pps_v2.SecretInfoSchema,
+      create(pps_v2.SecretInfoSchema, {
+        secret: { name: row.name },
+        type: row.type,
+        creationTimestamp: timestampFromMs(row.created_at),
+      }),
+    );
   }
 }

@@ -396,24 +396,42 @@ export class PpsStore {
   }
 
   /**
-   * Whether an earlier job of the pipeline with the same salt has a stored datum output (else no
-   * datum of a later job can reuse one, and looking each up is wasted work).
+   * The job whose datums a job may reuse, as pachd picks its base: the pipeline's most recent
+   * earlier job that succeeded — or, more recent, a failed or killed run of the same version over
+   * the same input commits (a RestartDatum of it). Only with the same salt.
    */
+  private baseJob(project: string, pipeline: string, salt: string, job: number): number | null {
+    // (Asked once per datum of a job being planned: the last answer is kept for its job.)
+    const last = this.lastBase;
+    if (last?.job === job && last.salt === salt && Date.now() - last.at < 1000) return last.base;
+    const base = this.statement(
+      `SELECT b.rowid AS rowid, b.salt AS salt FROM pps_jobs b JOIN pps_jobs cur ON cur.rowid = ?
+         WHERE b.project = ? AND b.pipeline = ? AND b.rowid < cur.rowid
+           AND (b.state = 'JOB_SUCCESS' OR (b.pipeline_version = cur.pipeline_version
+             AND b.input_commits != '' AND b.input_commits = cur.input_commits))
+         ORDER BY b.rowid DESC LIMIT 1`,
+    ).get(job, project, pipeline) as { rowid: number; salt: string } | undefined;
+    const found = base && base.salt === salt ? base.rowid : null;
+    this.lastBase = { job, salt, base: found, at: Date.now() };
+    return found;
+  }
+  private lastBase: { job: number; salt: string; base: number | null; at: number } | null = null;
+
+  /** Whether the job's base job (see baseJob) has a stored datum output to reuse. */
   hasReusableOutputs(project: string, pipeline: string, salt: string, beforeJob: number): boolean {
+    const base = this.baseJob(project, pipeline, salt, beforeJob);
     return (
+      base !== null &&
       this.statement(
-        `SELECT 1 FROM pps_jobs j
-           WHERE j.project = ? AND j.pipeline = ? AND j.salt = ? AND j.rowid < ?
-             AND EXISTS (SELECT 1 FROM pps_datums d WHERE d.job_rowid = j.rowid
-               AND d.state IN ('SUCCESS', 'SKIPPED') AND d.stored = 1 AND d.output IS NOT NULL)
-           LIMIT 1`,
+        `SELECT 1 FROM pps_datums WHERE job_rowid = ? AND state IN ('SUCCESS', 'SKIPPED')
+           AND stored = 1 AND output IS NOT NULL LIMIT 1`,
       )
         .pluck()
-        .get(project, pipeline, salt, beforeJob) !== undefined
+        .get(base) !== undefined
     );
   }
 
-  /** The output of the same datum, processed with the same salt by an earlier job of the pipeline. */
+  /** The output of the same datum in the job's base job (see baseJob), processed or skipped. */
   reusableOutput(
     project: string,
     pipeline: string,
@@ -421,14 +439,14 @@ export class PpsStore {
     datumId: string,
     beforeJob: number,
   ): string | null {
+    const base = this.baseJob(project, pipeline, salt, beforeJob);
+    if (base === null) return null;
     const output = this.statement(
-      `SELECT d.output FROM pps_datums d JOIN pps_jobs j ON j.rowid = d.job_rowid
-         WHERE d.id = ? AND d.state IN ('SUCCESS', 'SKIPPED') AND d.stored = 1 AND d.output IS NOT NULL
-           AND j.project = ? AND j.pipeline = ? AND j.salt = ? AND j.rowid < ?
-         ORDER BY j.rowid DESC LIMIT 1`,
+      `SELECT output FROM pps_datums WHERE job_rowid = ? AND id = ?
+         AND state IN ('SUCCESS', 'SKIPPED') AND stored = 1 AND output IS NOT NULL`,
     )
       .pluck()
-      .get(datumId, project, pipeline, salt, beforeJob);
+      .get(base, datumId);
     return typeof output === 'string' ? output : null;
   }
 }

@@ -1,5 +1,7 @@
-import { Jsonnet } from '@hanazuki/node-jsonnet';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { invalidArgument } from '../../errors.ts';
+import { checkJsonDepth } from '../json-limits.ts';
 import { pps_v2 } from '@ivory/api/proto';
 import type { MethodRegistry } from '../platform.ts';
 import { typedUnary } from '../typed-method.ts';
@@ -31,18 +33,8 @@ export function registerRenderTemplateApi(methods: MethodRegistry): void {
         throw invalidArgument(
           'template imports a file: imports are not allowed in templates rendered by the server',
         );
-      const vm = new Jsonnet();
-      vm.setMaxStack(500);
-      vm.setMaxTrace(20);
-      for (const [key, value] of Object.entries(args)) vm.tlaString(key, value);
-      let json: string;
-      try {
-        json = await vm.evaluateSnippet(template, 'template.jsonnet');
-      } catch (error) {
-        throw invalidArgument(
-          `template evaluation failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      }
+      const json = await evaluate(template, args);
+      checkJsonDepth(json, 'the rendered template');
       const value: unknown = JSON.parse(json);
       const list = Array.isArray(value) ? value : [value];
       if (list.some((spec) => spec === null || typeof spec !== 'object' || Array.isArray(spec)))
@@ -50,6 +42,42 @@ export function registerRenderTemplateApi(methods: MethodRegistry): void {
       return { json, specs: list };
     }),
   );
+}
+
+const evaluator = fileURLToPath(new URL('./jsonnet-evaluator.mjs', import.meta.url));
+/** How long an evaluation may take. */
+const evaluationTimeoutMs = 30_000;
+
+/**
+ * Evaluates a template with libjsonnet in a process of its own (jsonnet-evaluator.mjs): its
+ * native parser recurses, and a deeply nested template crashed the server with it. Answers the
+ * JSON text, or throws 3 with libjsonnet's message (or why the evaluator ended).
+ */
+function evaluate(template: string, args: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      process.execPath,
+      [evaluator],
+      { timeout: evaluationTimeoutMs, maxBuffer: 64 * 1024 * 1024, env: {} },
+      (error, stdout) => {
+        let answer: { json?: string; error?: string } = {};
+        try {
+          answer = JSON.parse(stdout) as typeof answer;
+        } catch {
+          // no answer: it crashed or was killed
+        }
+        if (typeof answer.json === 'string') return resolve(answer.json);
+        const why =
+          answer.error ??
+          (error?.killed
+            ? `it took longer than ${evaluationTimeoutMs / 1000}s`
+            : `the evaluator stopped (${error?.signal ?? error?.code ?? 'no answer'}): the template nests too deeply`);
+        reject(invalidArgument(`template evaluation failed: ${why}`));
+      },
+    );
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(JSON.stringify({ template, args }));
+  });
 }
 
 /** True when the Jsonnet source has an import keyword outside strings and comments. */

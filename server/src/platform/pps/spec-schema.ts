@@ -1,7 +1,10 @@
 /**
  * JSON Schema (draft-07) of a pipeline spec (a CreatePipelineRequest in protobuf JSON). The
  * server validates every spec with it and serves it at GET /api-schema/pipeline-spec.json for
- * the console's editor. Unknown fields are allowed (they are recorded and ignored).
+ * the console's editor. Unknown fields are allowed (they are recorded and ignored). It checks
+ * types only, as pachd's JSON reading does: what must be present (a pipeline name, an input's
+ * repo and glob, a cron spec, a non-empty cross…) is checked after it, with pachd's messages
+ * (spec-validation.ts).
  */
 
 const stringMap = { type: 'object', additionalProperties: { type: 'string' } };
@@ -35,7 +38,6 @@ const pfsInput = {
     emptyFiles: { type: 'boolean' },
     s3: { type: 'boolean' },
   },
-  required: ['repo'],
 };
 
 const cronInput = {
@@ -49,7 +51,6 @@ const cronInput = {
     overwrite: { type: 'boolean' },
     start: { type: 'string' },
   },
-  required: ['name', 'spec'],
 };
 
 export const pipelineSpecSchema = {
@@ -63,10 +64,10 @@ export const pipelineSpecSchema = {
       properties: {
         pfs: pfsInput,
         cron: cronInput,
-        cross: { type: 'array', items: { $ref: '#/definitions/input' }, minItems: 1 },
-        union: { type: 'array', items: { $ref: '#/definitions/input' }, minItems: 1 },
-        join: { type: 'array', items: { $ref: '#/definitions/input' }, minItems: 1 },
-        group: { type: 'array', items: { $ref: '#/definitions/input' }, minItems: 1 },
+        cross: { type: 'array', items: { $ref: '#/definitions/input' } },
+        union: { type: 'array', items: { $ref: '#/definitions/input' } },
+        join: { type: 'array', items: { $ref: '#/definitions/input' } },
+        group: { type: 'array', items: { $ref: '#/definitions/input' } },
       },
     },
   },
@@ -74,10 +75,9 @@ export const pipelineSpecSchema = {
     pipeline: {
       type: 'object',
       properties: {
-        name: { type: 'string', pattern: '^[a-zA-Z0-9_-]+$' },
+        name: { type: 'string' },
         project: { type: 'object', properties: { name: { type: 'string' } } },
       },
-      required: ['name'],
     },
     description: { type: 'string' },
     transform: {
@@ -131,10 +131,9 @@ export const pipelineSpecSchema = {
     reprocess: { type: 'boolean' },
     dryRun: { type: 'boolean' },
   },
-  required: ['pipeline'],
 } as const;
 
-const { $schema, $id: _id, definitions, required: _required, ...partialSpec } = pipelineSpecSchema;
+const { $schema, $id: _id, definitions, ...partialSpec } = pipelineSpecSchema;
 
 /**
  * Defaults documents: `{"createPipelineRequest": {...partial spec...}}`. The partial spec is the
@@ -146,4 +145,6 @@ export const defaultsSchema = {
   type: 'object',
   definitions,
   properties: { createPipelineRequest: partialSpec },
+  // As pachd, which reads a defaults document strictly: a misspelt field is an error.
+  additionalProperties: false,
 } as const;

@@ -40,7 +40,8 @@ parentPort.on('message', (m) => {
             done += writeSync(file.fd, piece, done, piece.length - done, m.position + at + done);
         }
       } catch (error) {
-        file.error = error;
+        // (A thread's Error loses its code on the way: it goes as fields.)
+        file.error = { message: String(error && error.message), code: error && error.code };
       }
     }
     parentPort.postMessage({ id: m.id, op: 'written', length: m.length, error: file.error });
@@ -63,6 +64,13 @@ interface Closed {
   id: number;
   hash: string | null;
   error: unknown;
+}
+
+/** A write error as the worker sends it ({message, code}) made an Error again, with its code. */
+function threadError(sent: unknown): unknown {
+  if (!sent || typeof sent !== 'object') return sent;
+  const { message, code } = sent as { message?: unknown; code?: unknown };
+  return Object.assign(new Error(String(message)), typeof code === 'string' ? { code } : {});
 }
 
 /** What one writer hears back from the worker. */
@@ -89,10 +97,10 @@ export class BlobHasher {
       const listener = this.listeners.get(message.id);
       if (!listener) return;
       if (message.op === 'written') {
-        listener.written(message.length, message.error);
+        listener.written(message.length, threadError(message.error));
       } else {
         this.listeners.delete(message.id);
-        listener.closed(message.hash, message.error);
+        listener.closed(message.hash, threadError(message.error));
       }
     });
     const fail = (error: unknown) => {

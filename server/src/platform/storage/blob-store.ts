@@ -1,10 +1,12 @@
 import { createHash, randomBytes, type Hash } from 'node:crypto';
-import { createReadStream, type ReadStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { BlobHasher } from './blob-hasher.ts';
 import { readChunks } from './read-chunks.ts';
+
+/** Node's stream chunk size: what `read` hands out when not told otherwise. */
+const READ_CHUNK_BYTES = 64 * 1024;
 
 export interface StoredBlob {
   hash: string;
@@ -148,17 +150,31 @@ export class BlobWriter {
     return this.size;
   }
 
-  /** fsyncs the bytes and moves them to their content address (once per distinct content). */
+  /**
+   * fsyncs the bytes and moves them to their content address (once per distinct content). A
+   * failure (a full disk) removes the temp file before it is thrown: nothing is left behind.
+   */
   async finish(): Promise<StoredBlob> {
-    await Promise.all(this.inFlight);
-    this.throwIfFailed();
-    const hash = this.offThread
-      ? await this.finishOffThread(this.offThread)
-      : this.hasher.digest('hex');
+    let hash: string;
+    try {
+      await Promise.all(this.inFlight);
+      this.throwIfFailed();
+      hash = this.offThread
+        ? await this.finishOffThread(this.offThread)
+        : this.hasher.digest('hex');
+      await this.handle.sync();
+    } catch (error) {
+      await this.abort();
+      throw error;
+    }
     this.done = true;
-    await this.handle.sync();
-    await this.handle.close();
-    await this.store.adopt(this.tempPath, hash);
+    try {
+      await this.handle.close();
+      await this.store.adopt(this.tempPath, hash);
+    } catch (error) {
+      await rm(this.tempPath, { force: true });
+      throw error;
+    }
     return { hash, sizeBytes: this.size };
   }
 
@@ -194,6 +210,11 @@ export class BlobStore {
   private readonly hasher = new BlobHasher();
   /** Renames into the blob folders (by this process) whose folder is not synced yet. */
   private unsyncedLandings = 0;
+  /**
+   * Told of every damaged blob a read meets (bytes that no longer hash to their name, a file
+   * shorter or longer than recorded, a missing file): the server logs it. Fsck reports it too.
+   */
+  onCorrupt: (hash: string, detail: string) => void = () => undefined;
 
   constructor(dataDir: string) {
     this.blobsDir = path.join(dataDir, 'blobs');
@@ -348,27 +369,43 @@ export class BlobStore {
     }
   }
 
-  /** The bytes of a blob (or a range), in chunks of `chunkBytes` (default: Node's 64 KiB). */
-  read(hash: string, range?: ByteRange, chunkBytes?: number): ReadStream {
-    return createReadStream(this.pathOf(hash), {
-      ...(range ? { start: range.start, end: range.end } : {}),
-      ...(chunkBytes ? { highWaterMark: chunkBytes } : {}),
+  /**
+   * The bytes of a blob (or a range), in chunks of `chunkBytes` (default 64 KiB), verified: the
+   * whole blob is hashed as it is read and the last chunk is held back until it checks out, so a
+   * damaged blob ends the stream with an error (BlobCorruptError, code 15) — never a clean end
+   * with wrong bytes. `size`: the size recorded for it (a shorter or longer file is damaged).
+   */
+  read(hash: string, range?: ByteRange, chunkBytes?: number, size?: number): Readable {
+    const whole = range ?? { start: 0, end: Number.MAX_SAFE_INTEGER - 1 };
+    return Readable.from(this.readChunks(hash, whole, chunkBytes ?? READ_CHUNK_BYTES, size), {
+      objectMode: false,
     });
   }
 
   /**
    * The bytes of a blob (or a range) in chunks of `chunkBytes`, each read into its own buffer,
-   * which the consumer may give back for reuse (read-chunks.ts: GetFile).
+   * which the consumer may give back for reuse (read-chunks.ts: GetFile); verified as `read`.
    */
-  readChunks(hash: string, range: ByteRange, chunkBytes: number): AsyncGenerator<Buffer> {
-    return readChunks(this.pathOf(hash), range, chunkBytes);
+  readChunks(
+    hash: string,
+    range: ByteRange,
+    chunkBytes: number,
+    size?: number,
+  ): AsyncGenerator<Buffer> {
+    return readChunks(this.pathOf(hash), range, chunkBytes, {
+      hash,
+      size,
+      onCorrupt: (damaged, detail) => this.onCorrupt(damaged, detail),
+    });
   }
 
   /** True when the stored bytes still hash to their name. */
   async verify(hash: string): Promise<boolean> {
     if (!(await this.has(hash))) return false;
     const hasher = createHash('sha256');
-    for await (const chunk of this.read(hash)) hasher.update(chunk as Buffer);
+    const range = { start: 0, end: Number.MAX_SAFE_INTEGER - 1 };
+    for await (const chunk of readChunks(this.pathOf(hash), range, READ_CHUNK_BYTES))
+      hasher.update(chunk);
     return hasher.digest('hex') === hash;
   }
 

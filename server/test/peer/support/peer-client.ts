@@ -62,6 +62,42 @@ export const inputs = {
   pfs(project: string, repoName: string, glob: string, extra: Partial<PfsInputExtra> = {}): Input {
     return { pfs: { project, repo: repoName, glob, ...extra } };
   },
+  /** `NewPFSInputOpts(name, project, repo, branch, glob, joinOn, groupBy, outerJoin, lazy)`. */
+  pfsOpts(
+    name: string,
+    project: string,
+    repoName: string,
+    branchName: string,
+    glob: string,
+    joinOn: string,
+    groupBy: string,
+    outerJoin: boolean,
+    lazy: boolean,
+  ): Input {
+    return {
+      pfs: {
+        name,
+        project,
+        repo: repoName,
+        branch: branchName,
+        glob,
+        joinOn,
+        groupBy,
+        outerJoin,
+        lazy,
+      },
+    };
+  },
+  /** `NewS3PFSInput(name, project, repo, branch)`: no glob, `s3` set. */
+  s3(name: string, project: string, repoName: string, branchName: string): Input {
+    return { pfs: { name, project, repo: repoName, branch: branchName, s3: true } };
+  },
+  /** `NewCronInput(name, spec)`. */
+  cron: (name: string, spec: string): Input => ({ cron: { name, spec } }),
+  /** `NewCronInputOpts(name, repo, spec, overwrite)`. */
+  cronOpts: (name: string, repoName: string, spec: string, overwrite: boolean): Input => ({
+    cron: { name, repo: repoName, spec, overwrite },
+  }),
   union: (...children: Input[]): Input => ({ union: children }),
   cross: (...children: Input[]): Input => ({ cross: children }),
   join: (...children: Input[]): Input => ({ join: children }),
@@ -344,10 +380,13 @@ export class PeerClient {
   waitJob(project: string, pipeline: string, id: string) {
     return this.inspectJob(project, pipeline, id, false, true);
   }
-  listJob(project: string, pipeline: string, history = 0n): Promise<JobInfo[]> {
+  /** `ListJob(project, pipeline, nil, history, details)`. */
+  listJob(project: string, pipeline: string, history = 0n, details = false): Promise<JobInfo[]> {
     return this.grpc.serverStream(pps_v2.API.method.listJob, {
       pipeline: pipeline ? { project: { name: project }, name: pipeline } : undefined,
+      projects: pipeline ? [] : [{ name: project }],
       history,
+      details,
     });
   }
   /** `WaitJobSetAll`: every job of the job set, once all have ended. */
@@ -364,8 +403,118 @@ export class PeerClient {
     });
   }
   /** A dry run: the datums `input` would make, before any pipeline exists. */
-  listDatumInput(input: Input) {
-    return this.grpc.serverStream(pps_v2.API.method.listDatum, { input });
+  listDatumInput(
+    input: Input,
+    page: { number?: bigint; paginationMarker?: string; reverse?: boolean } = {},
+  ) {
+    return this.grpc.serverStream(pps_v2.API.method.listDatum, { input, ...page });
+  }
+  /** ListDatum over a job with a filter and paging (the Go client's ListDatum request). */
+  listDatum(request: Omit<MessageInitShape<typeof pps_v2.ListDatumRequestSchema>, '$typeName'>) {
+    return this.grpc.serverStream(pps_v2.API.method.listDatum, request);
+  }
+  inspectDatum(project: string, pipeline: string, jobId: string, datumId: string) {
+    return this.grpc.unary(pps_v2.API.method.inspectDatum, {
+      datum: {
+        job: { pipeline: { project: { name: project }, name: pipeline }, id: jobId },
+        id: datumId,
+      },
+    });
+  }
+  restartDatum(project: string, pipeline: string, jobId: string, dataFilters: string[]) {
+    return this.grpc.unary(pps_v2.API.method.restartDatum, {
+      job: { pipeline: { project: { name: project }, name: pipeline }, id: jobId },
+      dataFilters,
+    });
+  }
+  /** The raw CreatePipeline request (`PpsAPIClient.CreatePipeline`). */
+  createPipelineRequest(
+    request: Omit<MessageInitShape<typeof pps_v2.CreatePipelineRequestSchema>, '$typeName'>,
+  ) {
+    return this.grpc.unary(pps_v2.API.method.createPipeline, request);
+  }
+  /** `CreatePipelineV2` with its options. */
+  createPipelineV2(
+    request: Omit<MessageInitShape<typeof pps_v2.CreatePipelineV2RequestSchema>, '$typeName'>,
+  ) {
+    return this.grpc.unary(pps_v2.API.method.createPipelineV2, request);
+  }
+  inspectPipelineRequest(
+    request: Omit<MessageInitShape<typeof pps_v2.InspectPipelineRequestSchema>, '$typeName'>,
+  ) {
+    return this.grpc.unary(pps_v2.API.method.inspectPipeline, request);
+  }
+  listPipelineRequest(
+    request: Omit<MessageInitShape<typeof pps_v2.ListPipelineRequestSchema>, '$typeName'>,
+  ) {
+    return this.grpc.serverStream(pps_v2.API.method.listPipeline, request);
+  }
+  /** `ListPipelineHistory(project, pipeline, history)`. */
+  listPipelineHistory(project: string, pipeline: string, history: bigint) {
+    return this.grpc.serverStream(pps_v2.API.method.listPipeline, {
+      pipeline: { project: { name: project }, name: pipeline },
+      history,
+      details: true,
+    });
+  }
+  deletePipelines(
+    request: Omit<MessageInitShape<typeof pps_v2.DeletePipelinesRequestSchema>, '$typeName'>,
+  ) {
+    return this.grpc.unary(pps_v2.API.method.deletePipelines, request);
+  }
+  getClusterDefaults() {
+    return this.grpc.unary(pps_v2.API.method.getClusterDefaults, {});
+  }
+  setClusterDefaults(
+    request: Omit<MessageInitShape<typeof pps_v2.SetClusterDefaultsRequestSchema>, '$typeName'>,
+  ) {
+    return this.grpc.unary(pps_v2.API.method.setClusterDefaults, request);
+  }
+  getProjectDefaults(project: string) {
+    return this.grpc.unary(pps_v2.API.method.getProjectDefaults, { project: { name: project } });
+  }
+  setProjectDefaults(
+    request: Omit<MessageInitShape<typeof pps_v2.SetProjectDefaultsRequestSchema>, '$typeName'>,
+  ) {
+    return this.grpc.unary(pps_v2.API.method.setProjectDefaults, request);
+  }
+  runCron(project: string, pipeline: string) {
+    return this.grpc.unary(pps_v2.API.method.runCron, {
+      pipeline: { project: { name: project }, name: pipeline },
+    });
+  }
+  rerunPipeline(project: string, pipeline: string, reprocess = false) {
+    return this.grpc.unary(pps_v2.API.method.rerunPipeline, {
+      pipeline: { project: { name: project }, name: pipeline },
+      reprocess,
+    });
+  }
+  deleteJob(project: string, pipeline: string, id: string) {
+    return this.grpc.unary(pps_v2.API.method.deleteJob, {
+      job: { pipeline: { project: { name: project }, name: pipeline }, id },
+    });
+  }
+  stopJob(project: string, pipeline: string, id: string) {
+    return this.grpc.unary(pps_v2.API.method.stopJob, {
+      job: { pipeline: { project: { name: project }, name: pipeline }, id },
+    });
+  }
+  createSecret(file: Uint8Array) {
+    return this.grpc.unary(pps_v2.API.method.createSecret, { file });
+  }
+  inspectSecret(name: string) {
+    return this.grpc.unary(pps_v2.API.method.inspectSecret, { secret: { name } });
+  }
+  listSecret() {
+    return this.grpc.unary(pps_v2.API.method.listSecret, {});
+  }
+  deleteSecret(name: string) {
+    return this.grpc.unary(pps_v2.API.method.deleteSecret, { secret: { name } });
+  }
+  pipelinesSummary(projects: string[] = []) {
+    return this.grpc.unary(pps_v2.API.method.pipelinesSummary, {
+      projects: projects.map((name) => ({ picker: { case: 'name' as const, value: name } })),
+    });
   }
   getLogs(request: Omit<MessageInitShape<typeof pps_v2.GetLogsRequestSchema>, '$typeName'>) {
     return this.grpc.serverStream(pps_v2.API.method.getLogs, request);

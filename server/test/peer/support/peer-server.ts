@@ -40,9 +40,9 @@ export function usePeerServer(config: Partial<ServerConfig> = {}): {
   };
 }
 
-/** A name no other test of the file uses: `prefix` + 8 hex characters (Go's `tu.UniqueString`). */
+/** A name no other test of the file uses: `prefix` + 12 hex characters (Go's `uuid.UniqueString`). */
 export function unique(prefix: string): string {
-  return `${prefix}${randomBytes(4).toString('hex')}`;
+  return `${prefix}${randomBytes(6).toString('hex')}`;
 }
 
 /** Polls `check` until it returns without throwing (Go's `require.NoErrorWithinT`). */
@@ -55,5 +55,27 @@ export async function eventually<T>(check: () => Promise<T>, timeoutMs = 30_000)
       if (Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  }
+}
+
+/**
+ * Runs `test` against a server of its own, started and closed around it: for the Go tests that
+ * count what the whole cluster holds (ListPipeline's pages, DeletePipelines `all`, cluster
+ * defaults), which `pachd.NewTestPachd` gives each test fresh.
+ */
+export async function withFreshServer<T>(
+  test: (client: PeerClient) => Promise<T>,
+  config: Partial<ServerConfig> = {},
+): Promise<T> {
+  const server = await startTestServer({ grpc: { port: 0, optional: false }, ...config });
+  const client = peerClient(`127.0.0.1:${server.server.grpc!.port}`);
+  try {
+    await client.createProject('default').catch((error: { code?: number }) => {
+      if (error.code !== 6) throw error;
+    });
+    return await test(client);
+  } finally {
+    client.close();
+    await server.close();
   }
 }

@@ -9,8 +9,8 @@ import { Drawer, Grid } from 'antd';
 import { useId, useMemo, useRef, useState, type Ref } from 'react';
 import { useNavigate } from 'react-router';
 import { testIds } from '../../test-ids.ts';
-import { useApi } from '../api-context.tsx';
-import { queryKeys } from '../query-keys.ts';
+import { useApi } from '../../data/api-context.tsx';
+import { queryKeys } from '../../data/query-keys.ts';
 import { usePipelines } from '../../features/pipelines/api.ts';
 import { paths } from '../../features/pipelines/paths.ts';
 import { useProjects, usePipelinesSummary } from '../../features/projects/api.ts';
@@ -56,7 +56,7 @@ function ProjectHealth({ project }: { project: string }) {
       ? [CloseCircleOutlined, failed, 'failing', '#ff9c9c']
       : paused > 0
         ? [PauseCircleOutlined, paused, 'paused', '#f3c969']
-        : [CheckCircleOutlined, active, 'running', '#7ee2a0'];
+        : [CheckCircleOutlined, active, 'healthy', '#7ee2a0'];
   // Under 768 px the word is visually hidden (global.css): the icon and count remain.
   return (
     <span

@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import { ApiError } from '@ivory/api';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeApiClient } from '../../test/fake-api-client.ts';
 import { renderApp } from '../../test/render.tsx';
@@ -34,7 +35,7 @@ describe('ProjectShell header', () => {
     const header = await screen.findByTestId(testIds.appHeader, {}, { timeout: 10_000 });
 
     // The health keeps its count and its whole name (the word is only visually hidden).
-    expect(await within(header).findByTestId(testIds.projectHealth)).toHaveTextContent('2 running');
+    expect(await within(header).findByTestId(testIds.projectHealth)).toHaveTextContent('2 healthy');
     // Search is a button; the side navigation is not on the page.
     expect(within(header).queryByTestId(testIds.projectSearch)).toBeNull();
     expect(screen.queryByRole('navigation', { name: 'Project' })).toBeNull();
@@ -79,4 +80,29 @@ describe('ProjectShell header', () => {
       'false',
     );
   });
+});
+
+describe('ProjectShell: a project that does not exist', () => {
+  it('says so inside the frame instead of showing an empty project', async () => {
+    const client = createFakeApiClient({
+      'pfs_v2.API/ListProject': () => [{ project: { name: 'default' } }],
+      'pfs_v2.API/InspectProject': () => {
+        throw new ApiError(5, 'project nope not found');
+      },
+      'pfs_v2.API/ListRepo': () => [],
+      'pfs_v2.API/ReposSummary': () => ({ summaries: [] }),
+    });
+    renderApp('/project/nope/repos', client);
+    expect(
+      await screen.findByText(
+        'Unable to locate this resource, are you sure it exists?',
+        {},
+        { timeout: 10_000 },
+      ),
+    ).toBeVisible();
+    expect(screen.getByTestId(testIds.projectShell)).toContainElement(
+      screen.getByTestId(testIds.appHeader),
+    );
+    expect(screen.queryByRole('button', { name: /Create repo/ })).toBeNull();
+  }, 20_000);
 });

@@ -1,10 +1,10 @@
 import { Grid } from 'antd';
 import { Suspense, type ReactNode } from 'react';
 import { Outlet } from 'react-router';
-import { ScreenFrameContext } from '../../ui/Screen/index.ts';
+import { MAIN_CONTENT_ID, ScreenFrameContext } from '../../ui/Screen/index.ts';
 import { SideNav, type SideNavItem } from '../../ui/SideNav/index.ts';
 import { AppHeader } from '../AppHeader.tsx';
-import { PageLoader } from '../PageLoader.tsx';
+import { PageLoader } from '../../ui/PageLoader/PageLoader.tsx';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
 import type { Crumb } from './crumbs.ts';
 import { NavDrawerButton } from './NavDrawerButton.tsx';
@@ -22,6 +22,8 @@ export interface ShellFrameProps {
   /** What the shell adds to the top bar (a project's switcher, health and search). */
   bar?: ReactNode;
   testId: string;
+  /** Shown instead of the current screen (e.g. the error of a project that does not exist). */
+  replacement?: ReactNode;
 }
 
 /**
@@ -31,7 +33,14 @@ export interface ShellFrameProps {
  * bar; below SHELL_NAV_BREAKPOINT_PX it starts minimised. The frame is the page's <main> and pads
  * it: screens inside (Screen) add neither.
  */
-export function ShellFrame({ navItems, navLabel, crumbs, bar, testId }: ShellFrameProps) {
+export function ShellFrame({
+  navItems,
+  navLabel,
+  crumbs,
+  bar,
+  testId,
+  replacement,
+}: ShellFrameProps) {
   const phone = Grid.useBreakpoint().sm === false;
   return (
     <div className={styles.shell} data-testid={testId}>
@@ -44,12 +53,10 @@ export function ShellFrame({ navItems, navLabel, crumbs, bar, testId }: ShellFra
             <SideNav items={navItems} breakpoint={SHELL_NAV_BREAKPOINT_PX} aria-label={navLabel} />
           </aside>
         )}
-        <main className={styles.main}>
+        <main className={styles.main} id={MAIN_CONTENT_ID} tabIndex={-1}>
           <Breadcrumbs crumbs={crumbs} />
           <ScreenFrameContext value={true}>
-            <Suspense fallback={<PageLoader />}>
-              <Outlet />
-            </Suspense>
+            <Suspense fallback={<PageLoader />}>{replacement ?? <Outlet />}</Suspense>
           </ScreenFrameContext>
         </main>
       </div>

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { PageLoader } from '../../app/PageLoader.tsx';
-import { readRuntimeSettings } from '../../app/runtime-settings.ts';
+import { PageLoader } from '../../ui/PageLoader/PageLoader.tsx';
+import { readRuntimeSettings } from '../../data/runtime-settings.ts';
 import { reportAuthenticated } from '../telemetry/telemetry.ts';
 import { authConfigQuery, authQueryKeys } from './api-access.ts';
 import { authApi as defaultAuthApi, isAuthDisabled, type AuthApi } from './auth-api.ts';

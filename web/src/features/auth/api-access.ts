@@ -1,5 +1,5 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import { readRuntimeSettings } from '../../app/runtime-settings.ts';
+import { readRuntimeSettings } from '../../data/runtime-settings.ts';
 import { authApi, isAuthDisabled, type AuthApi } from './auth-api.ts';
 import { isTokenExpired, storedToken } from './session.ts';
 

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Descriptions, Typography } from 'antd';
 import { getVersion } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
+import { useApi } from '../../data/api-context.tsx';
 import { testIds } from '../../test-ids.ts';
 import { useClusterInfo } from './api.ts';
-import { formatVersion } from './fsck-report.ts';
+import { formatVersion } from '../../format/version.ts';
 import { FsckReport } from './FsckReport.tsx';
 import { Screen } from '../../ui/Screen/index.ts';
 

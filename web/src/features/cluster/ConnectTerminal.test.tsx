@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiProvider } from '../../app/api-context.tsx';
+import { ApiProvider } from '../../data/api-context.tsx';
 import { createFakeApiClient } from '../../test/fake-api-client.ts';
 import { testIds } from '../../test-ids.ts';
 import { ToastProvider } from '../../ui/Toast/Toast.tsx';
@@ -28,6 +28,7 @@ describe('connection commands', () => {
     cloudZone: 'us-east1-b',
     cloudProjectId: 'acme',
     embedded: false,
+    signIn: true,
   };
 
   it('sets the context with source 2 and makes it active', () => {
@@ -49,6 +50,10 @@ describe('connection commands', () => {
     expect(pachdAddressFor({ protocol: 'https:', hostname: 'c.example.com', port: '' })).toBe(
       'grpcs://c.example.com:443',
     );
+    // The embedded platform with its gRPC listener off has no address at all.
+    expect(pachdAddressFor({ protocol: 'http:', hostname: 'h', port: '4000' }, '', '', true)).toBe(
+      '',
+    );
     expect(connectionInputs('cid', { REACT_APP_PACHD_ADDRESS: 'grpc://p:30650' })).toMatchObject({
       contextName: 'cid',
       pachdAddress: 'grpc://p:30650',
@@ -63,7 +68,7 @@ describe('connection commands', () => {
     expect(pythonSdkSnippet(embedded)).toContain(
       'client = Client.from_pachd_address("grpc://ivory.local:1650")',
     );
-    // A configured address still wins; without a listener the page's origin is used.
+    // A configured address still wins.
     expect(
       connectionInputs(
         'cid',
@@ -71,7 +76,8 @@ describe('connection commands', () => {
         location,
       ).pachdAddress,
     ).toBe('grpc://p:1');
-    expect(connectionInputs('cid', {}, location)).toMatchObject({
+    // In cluster mode without a listener the page's origin is used.
+    expect(connectionInputs('cid', { REACT_APP_PLATFORM: 'cluster' }, location)).toMatchObject({
       pachdAddress: 'grpcs://ivory.local:8443',
       embedded: false,
     });
@@ -85,7 +91,7 @@ describe('ConnectTerminalButton', () => {
     const api = createFakeApiClient({
       'admin_v2.API/InspectCluster': () => ({ id: 'cluster-42' }),
     });
-    render(
+    const view = render(
       <QueryClientProvider client={new QueryClient()}>
         <ApiProvider client={api}>
           <ToastProvider>
@@ -94,15 +100,22 @@ describe('ConnectTerminalButton', () => {
         </ApiProvider>
       </QueryClientProvider>,
     );
-    await user.click(screen.getByTestId(testIds.connectButton));
+    await user.click(within(view.container).getByTestId(testIds.connectButton));
     const modal = await screen.findByTestId(testIds.connectModal, {}, { timeout: 10_000 });
-    return { user, modal };
+    return { user, modal, unmount: view.unmount };
   }
 
   it(
     'opens the commands filled from InspectCluster and copies one with a toast',
     { timeout: 20_000 },
     async () => {
+      Object.assign(window, {
+        pachDashConfig: {
+          REACT_APP_PLATFORM: 'cluster',
+          REACT_APP_RUNTIME_ISSUER_URI: 'http://idp.example',
+          REACT_APP_CLUSTER_NAME: 'main',
+        },
+      });
       const { user, modal } = await openConnectModal();
       expect(
         await within(modal).findByText(/pachctl config set context cluster-42 --overwrite/),
@@ -137,6 +150,24 @@ describe('ConnectTerminalButton', () => {
       const snippet = await navigator.clipboard.readText();
       expect(snippet).toContain('from pachyderm_sdk import Client');
       expect(snippet).toContain(`Client.from_pachd_address("${address}")`);
+    },
+  );
+  it(
+    'with sign-in off shows no login step; with the gRPC listener off says why nothing connects',
+    { timeout: 20_000 },
+    async () => {
+      Object.assign(window, { pachDashConfig: { REACT_APP_GRPC_PORT: '1650' } });
+      const first = await openConnectModal();
+      await within(first.modal).findByText(/pachctl config set context/);
+      expect(within(first.modal).queryByText(/pachctl auth login/)).not.toBeInTheDocument();
+      expect(within(first.modal).queryByText(/gcloud/)).not.toBeInTheDocument();
+      first.unmount();
+
+      Object.assign(window, { pachDashConfig: {} });
+      const { modal } = await openConnectModal();
+      expect(await within(modal).findByText(/gRPC listener is off/)).toBeInTheDocument();
+      expect(within(modal).queryByText(/pachctl config set context/)).not.toBeInTheDocument();
+      expect(within(modal).queryByRole('button', { name: 'Copy command' })).toBeNull();
     },
   );
 });

@@ -1,8 +1,10 @@
-import { Typography } from 'antd';
+import { Alert, Typography } from 'antd';
+import { Fragment, type ReactNode } from 'react';
 import { testIds } from '../../test-ids.ts';
 import { CopyCommand, Modal } from '../../ui';
 import { useClusterInfo } from './api.ts';
 import {
+  GRPC_OFF_MESSAGE,
   LOGIN_COMMAND,
   ONE_TIME_PASSWORD_LOGIN_COMMAND,
   clusterCredentialsCommand,
@@ -12,34 +14,46 @@ import {
 } from './commands.ts';
 
 /**
- * The copyable command lines: set a context, log in (optionally one-time password), then cluster
- * credentials — or, against this server's embedded platform (its gRPC listener), the same
- * context commands pointing at that listener and a Python SDK snippet.
+ * The copyable command lines: set a context, log in (with sign-in on; optionally with a one-time
+ * password), then cluster credentials (cluster mode, a cluster named) or, against this server's
+ * embedded platform (its gRPC listener), a Python SDK snippet. With the embedded platform's gRPC
+ * listener off there is nothing to connect to, and the dialog says so.
  */
 export function ConnectTerminalCommands({ clusterId }: { clusterId: string }) {
   const inputs = connectionInputs(clusterId);
+  if (!inputs.pachdAddress) return <Alert type="info" showIcon message={GRPC_OFF_MESSAGE} />;
+  const steps: Array<{ title: string; body: ReactNode }> = [
+    { title: 'Set the context', body: <CopyCommand command={setContextCommand(inputs)} /> },
+  ];
+  if (inputs.signIn)
+    steps.push({
+      title: 'Log in',
+      body: (
+        <>
+          <CopyCommand command={LOGIN_COMMAND} />
+          <Typography.Paragraph type="secondary">Or with a one-time password:</Typography.Paragraph>
+          <CopyCommand command={ONE_TIME_PASSWORD_LOGIN_COMMAND} />
+        </>
+      ),
+    });
+  if (inputs.embedded)
+    steps.push({
+      title: 'Or use the Python SDK',
+      body: <CopyCommand command={pythonSdkSnippet(inputs)} />,
+    });
+  else if (inputs.clusterName)
+    steps.push({
+      title: 'Get cluster credentials',
+      body: <CopyCommand command={clusterCredentialsCommand(inputs)} />,
+    });
   return (
     <div>
-      <Typography.Title level={4}>1. Set the context</Typography.Title>
-      <CopyCommand command={setContextCommand(inputs)} />
-      <Typography.Title level={4}>2. Log in</Typography.Title>
-      {inputs.embedded ? (
-        <Typography.Paragraph type="secondary">Only when sign-in is on:</Typography.Paragraph>
-      ) : null}
-      <CopyCommand command={LOGIN_COMMAND} />
-      <Typography.Paragraph type="secondary">Or with a one-time password:</Typography.Paragraph>
-      <CopyCommand command={ONE_TIME_PASSWORD_LOGIN_COMMAND} />
-      {inputs.embedded ? (
-        <>
-          <Typography.Title level={4}>3. Or use the Python SDK</Typography.Title>
-          <CopyCommand command={pythonSdkSnippet(inputs)} />
-        </>
-      ) : (
-        <>
-          <Typography.Title level={4}>3. Get cluster credentials</Typography.Title>
-          <CopyCommand command={clusterCredentialsCommand(inputs)} />
-        </>
-      )}
+      {steps.map((step, index) => (
+        <Fragment key={step.title}>
+          <Typography.Title level={4}>{`${index + 1}. ${step.title}`}</Typography.Title>
+          {step.body}
+        </Fragment>
+      ))}
     </div>
   );
 }

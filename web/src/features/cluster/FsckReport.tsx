@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { Button, Flex, List, Typography } from 'antd';
 import { fsck } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
+import { useApi } from '../../data/api-context.tsx';
 import { testIds } from '../../test-ids.ts';
 import { fsckHeadline, summariseFsck } from './fsck-report.ts';
 

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { inspectCluster } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
+import { useApi } from '../../data/api-context.tsx';
 
 export const clusterQueryKey = ['cluster', 'inspect'] as const;
 

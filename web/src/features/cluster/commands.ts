@@ -4,12 +4,17 @@ export const DEFAULT_PACHD_PORT = 30650;
 
 export interface ConnectionInputs {
   contextName: string;
+  /** Where pachctl and the SDKs connect; '' when there is nothing to connect to (see below). */
   pachdAddress: string;
   /**
-   * The server runs the embedded platform with its own gRPC listener (runtime setting
-   * REACT_APP_GRPC_PORT): no cluster to get credentials for, and the SDK snippet applies.
+   * The server runs the embedded platform (runtime setting REACT_APP_PLATFORM, anything but
+   * `cluster`): no cluster to get credentials for, and the SDK snippet applies. Its gRPC listener
+   * (REACT_APP_GRPC_PORT) is what pachctl reaches; with the listener off there is no address.
    */
   embedded: boolean;
+  /** Sign-in is on (the runtime settings carry an issuer): `pachctl auth login` applies. */
+  signIn: boolean;
+  /** Cluster mode's get-credentials inputs; the command shows only when a cluster is named. */
   clusterName: string;
   cloudZone: string;
   cloudProjectId: string;
@@ -69,15 +74,18 @@ export function pythonSdkSnippet({ pachdAddress }: ConnectionInputs): string {
 /**
  * The pachd address: the runtime setting REACT_APP_PACHD_ADDRESS when given; else, when the
  * server has a gRPC listener (REACT_APP_GRPC_PORT), that port on the console's host (cleartext:
- * grpc://); else the console's own host (grpcs on https, grpc otherwise).
+ * grpc://); else, in cluster mode, the console's own host (grpcs on https, grpc otherwise); else
+ * (the embedded platform with its listener off) nothing.
  */
 export function pachdAddressFor(
   location: { protocol: string; hostname: string; port: string },
   configured = '',
   grpcPort = '',
+  embedded = false,
 ): string {
   if (configured) return configured;
   if (grpcPort) return `grpc://${location.hostname}:${grpcPort}`;
+  if (embedded) return '';
   const secure = location.protocol === 'https:';
   const port = location.port || (secure ? '443' : String(DEFAULT_PACHD_PORT));
   return `${secure ? 'grpcs' : 'grpc'}://${location.hostname}:${port}`;
@@ -91,12 +99,23 @@ export function connectionInputs(
 ): ConnectionInputs {
   const source = (config && typeof config === 'object' ? config : {}) as Record<string, unknown>;
   const grpcPort = setting(source, 'REACT_APP_GRPC_PORT');
+  const embedded = setting(source, 'REACT_APP_PLATFORM') !== 'cluster';
   return {
     contextName: setting(source, 'REACT_APP_CONTEXT_NAME') || clusterId || 'ivory',
-    pachdAddress: pachdAddressFor(location, setting(source, 'REACT_APP_PACHD_ADDRESS'), grpcPort),
-    embedded: grpcPort !== '',
-    clusterName: setting(source, 'REACT_APP_CLUSTER_NAME') || '<cluster name>',
+    pachdAddress: pachdAddressFor(
+      location,
+      setting(source, 'REACT_APP_PACHD_ADDRESS'),
+      grpcPort,
+      embedded,
+    ),
+    embedded,
+    signIn: setting(source, 'REACT_APP_RUNTIME_ISSUER_URI') !== '',
+    clusterName: setting(source, 'REACT_APP_CLUSTER_NAME'),
     cloudZone: setting(source, 'REACT_APP_CLOUD_ZONE') || '<cloud zone>',
     cloudProjectId: setting(source, 'REACT_APP_CLOUD_PROJECT_ID') || '<cloud project id>',
   };
 }
+
+/** Why there is no address to connect to (the embedded platform with its gRPC listener off). */
+export const GRPC_OFF_MESSAGE =
+  'pachctl and the SDKs reach this server over gRPC, and its gRPC listener is off (IVORY_GRPC_PORT=0). Start the server with IVORY_GRPC_PORT set (1650 by default) to connect a terminal.';

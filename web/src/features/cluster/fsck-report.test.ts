@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatVersion, fsckHeadline, summariseFsck } from './fsck-report.ts';
+import { formatVersion } from '../../format/version.ts';
+import { fsckHeadline, summariseFsck } from './fsck-report.ts';
 
 describe('summariseFsck', () => {
   it('splits problems from fixes and skips empty fields', () => {
@@ -25,5 +26,9 @@ describe('formatVersion', () => {
   it('joins the parts', () => {
     expect(formatVersion({ major: 2, minor: 11, micro: 3, additional: '' })).toBe('2.11.3');
     expect(formatVersion({ major: 2, minor: 0, micro: 0, additional: 'rc1' })).toBe('2.0.0-rc1');
+    // pachd's builds carry the separator themselves; it is not doubled.
+    expect(formatVersion({ major: 2, minor: 11, micro: 0, additional: '-ivory' })).toBe(
+      '2.11.0-ivory',
+    );
   });
 });

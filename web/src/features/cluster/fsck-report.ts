@@ -21,14 +21,3 @@ export function fsckHeadline({ problems }: FsckSummary): string {
   if (problems.length === 0) return 'No problems found';
   return `${problems.length} problem${problems.length === 1 ? '' : 's'} found`;
 }
-
-/** A version message as `major.minor.micro` (plus `-additional` when set). */
-export function formatVersion(version: {
-  major: number;
-  minor: number;
-  micro: number;
-  additional?: string;
-}): string {
-  const base = `${version.major}.${version.minor}.${version.micro}`;
-  return version.additional ? `${base}-${version.additional}` : base;
-}

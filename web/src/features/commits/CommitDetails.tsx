@@ -14,9 +14,12 @@ export function CommitDetails({
   project,
   repo,
   onRemoved,
+  jobTo,
 }: {
   info: CommitInfo;
   commitTo: (commitId: string) => string;
+  /** A pipeline's output commit: where the job that made it is shown (its logs and datums). */
+  jobTo?: string;
   /** With project, repo and onRemoved: the Squash / Drop actions (onRemoved gets the new head). */
   project?: string;
   repo?: string;
@@ -46,6 +49,15 @@ export function CommitDetails({
         },
         { key: 'branch', label: 'Branch', children: info.commit.branch?.name || '-' },
         { key: 'origin', label: 'Origin', children: originLabel(info) },
+        ...(jobTo
+          ? [
+              {
+                key: 'job',
+                label: 'Made by',
+                children: <Link to={jobTo}>job {info.commit.id.slice(0, 8)}</Link>,
+              },
+            ]
+          : []),
         { key: 'state', label: 'State', children: <Tag color={stateColors[state]}>{state}</Tag> },
         {
           key: 'size',

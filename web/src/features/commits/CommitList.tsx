@@ -125,10 +125,18 @@ function CommitEntry({
         </Typography.Text>{' '}
         <Tag color={stateColors[state]}>{state}</Tag>
         <Tag>{originLabel(info)}</Tag>
-        {formatBytes(info.details?.sizeBytes ?? info.sizeBytesUpperBound)} ·{' '}
-        {info.createdBy ? `${info.createdBy} · ` : ''}
-        {formatTimestamp(info.finished ?? info.started)}
-        {info.parentCommit ? ` · parent ${info.parentCommit.id.slice(0, 8)}` : ' · root'}
+        {/* Each fact wraps as a whole: a date never breaks in the middle. */}
+        <span className="ivory-nowrap">
+          {formatBytes(info.details?.sizeBytes ?? info.sizeBytesUpperBound)}
+        </span>{' '}
+        · {info.createdBy ? <span className="ivory-nowrap">{info.createdBy}</span> : null}
+        {info.createdBy ? ' · ' : ''}
+        <span className="ivory-nowrap">
+          {formatTimestamp(info.finished ?? info.started)}
+        </span> ·{' '}
+        <span className="ivory-nowrap">
+          {info.parentCommit ? `parent ${info.parentCommit.id.slice(0, 8)}` : 'root'}
+        </span>
       </Typography.Text>
     </div>
   );

@@ -20,6 +20,7 @@ import { CommitList } from './CommitList.tsx';
 import styles from './CommitScreen.module.css';
 import { CreateBranchModal } from './CreateBranchModal.tsx';
 import { Screen } from '../../ui/Screen/index.ts';
+import { paths } from '../pipelines/paths.ts';
 
 /** The path of the repo this commit route is under (`/project/p/repos/r` or `/lineage/p/repos/r`). */
 function repoBasePath(pathname: string): string {
@@ -56,6 +57,9 @@ export function CommitScreen() {
   const commitPath = (id: string, path = '') =>
     `${basePath}/commit/${encodeURIComponent(id)}${path ? `/${encodePath(path)}` : ''}`;
   const view = search.get('view') === 'changes' ? 'changes' : 'files';
+  // A pipeline writes its output commits: they link to the job that made them and take no upload.
+  const output = commit.data?.origin?.kind === 'AUTO';
+  const base = basePath.startsWith('/lineage/') ? 'lineage' : 'project';
   const compareId = search.get('compare') ?? '';
 
   return (
@@ -64,7 +68,7 @@ export function CommitScreen() {
         <Typography.Title level={3} style={{ marginTop: 0 }}>
           {repoId}
         </Typography.Title>
-        <Link to={`${basePath}/upload`}>Upload files</Link>
+        {output ? null : <Link to={`${basePath}/upload`}>Upload files</Link>}
       </Flex>
       <ResizablePanels saveId="commit-history">
         <ResizablePanel id="history" defaultSize="28" minSize="16" className={styles.history}>
@@ -104,6 +108,11 @@ export function CommitScreen() {
                 commitTo={(id) => commitPath(id)}
                 project={projectId}
                 repo={repoId}
+                jobTo={
+                  output
+                    ? paths.jobLogs(projectId, repoId, commit.data.commit.id, undefined, base)
+                    : undefined
+                }
                 onRemoved={(headId) => navigate(headId ? commitPath(headId) : `${basePath}/latest`)}
               />
             ) : null}

@@ -2,8 +2,8 @@ import { Input, Typography } from 'antd';
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { createBranch } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
-import { queryKeys } from '../../app/query-keys.ts';
+import { useApi } from '../../data/api-context.tsx';
+import { queryKeys } from '../../data/query-keys.ts';
 import { Modal } from '../../ui/Modal/index.ts';
 import { useToast } from '../../ui/Toast/index.ts';
 

@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dropCommit, inspectCommit, listCommits, squashCommit, type CommitInfo } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
-import { queryKeys } from '../../app/query-keys.ts';
+import { useApi } from '../../data/api-context.tsx';
+import { queryKeys } from '../../data/query-keys.ts';
 import { needsRecursive, type RemovalMode } from './commit-removal.ts';
 
 export const COMMIT_PAGE_SIZE = 50;

@@ -6,8 +6,8 @@ import {
   setProjectDefaults,
   type SetDefaultsOptions,
 } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
-import { queryKeys } from '../../app/query-keys.ts';
+import { useApi } from '../../data/api-context.tsx';
+import { queryKeys } from '../../data/query-keys.ts';
 
 export type DefaultsScope = 'project' | 'cluster';
 

@@ -1,9 +1,12 @@
-import { Alert, Flex, Input, List, Spin, Tag, Typography } from 'antd';
-import { useState } from 'react';
+import { Alert, AutoComplete, Flex, Input, List, Spin, Tag, Typography } from 'antd';
+import { useMemo, useState } from 'react';
+import { formatTimestamp } from '../../format/time.ts';
 import { formatBytes } from '../../format/bytes.ts';
 import { testIds } from '../../test-ids.ts';
 import { previewKindOf } from '../preview/registry.ts';
+import { useRecentCommits } from '../repos/api.ts';
 import { useCommitDiff, useTextPair } from './api.ts';
+import { resolveCommitRef } from './commit-ref.ts';
 import { sideBySide, type ChangedFile, type DiffRow } from './build-diff.ts';
 
 /** Text diffs load both whole files: only for text kinds up to this size. */
@@ -11,6 +14,9 @@ export const TEXT_DIFF_MAX_BYTES = 1024 * 1024;
 const TEXT_RENDERERS = new Set(['code', 'markdown', 'web', 'iframe', 'csv']);
 
 const changeColors = { added: 'green', removed: 'red', changed: 'gold' } as const;
+
+/** How many of the repo's newest commits the compare picker offers (and short IDs match). */
+export const PICKER_COMMITS = 200;
 
 export function isTextDiffable(file: ChangedFile): boolean {
   const renderer = previewKindOf(file.path).renderer;
@@ -60,17 +66,14 @@ export function DiffView({
           )}
           {compareId ? '' : ' (parent)'}
         </Typography.Text>
-        <Input.Search
-          data-testid={testIds.diffCompareInput}
-          aria-label="Compare with commit"
-          placeholder="Another commit id (empty: parent)"
-          allowClear
-          enterButton="Compare"
-          defaultValue={compareId}
-          style={{ maxWidth: 420 }}
-          onSearch={(value) => {
+        <CommitPicker
+          project={project}
+          repo={repo}
+          commitId={commitId}
+          compareId={compareId}
+          onCompare={(id) => {
             setOpenPath('');
-            onCompareChange(value.trim());
+            onCompareChange(id);
           }}
         />
       </Flex>
@@ -111,6 +114,93 @@ export function DiffView({
         <TextDiff project={project} repo={repo} commitId={commitId} baseId={baseId} file={open} />
       ) : null}
     </section>
+  );
+}
+
+/**
+ * "Compare with commit": type a whole ID, the 8 characters the console shows (or any start of 4
+ * or more), a branch or a reference — or pick one of the repo's newest commits from the list that
+ * opens as you type (by the start of its ID or words of its description).
+ */
+function CommitPicker({
+  project,
+  repo,
+  commitId,
+  compareId,
+  onCompare,
+}: {
+  project: string;
+  repo: string;
+  commitId: string;
+  compareId: string;
+  onCompare: (commitId: string) => void;
+}) {
+  const commits = useRecentCommits(project, repo, PICKER_COMMITS);
+  const [text, setText] = useState(compareId);
+  const [problem, setProblem] = useState('');
+  const options = useMemo(
+    () =>
+      (commits.data ?? [])
+        .filter((info) => info.commit?.id && info.commit.id !== commitId)
+        .map((info) => {
+          const id = info.commit!.id!;
+          const description = info.description ? ` · ${info.description}` : '';
+          const when = info.started ? ` · ${formatTimestamp(info.started)}` : '';
+          return {
+            value: id,
+            search: `${id} ${info.description ?? ''}`.toLowerCase(),
+            label: (
+              <span>
+                <Typography.Text code>{id.slice(0, 8)}</Typography.Text>
+                {description}
+                {when}
+              </span>
+            ),
+          };
+        }),
+    [commits.data, commitId],
+  );
+  const submit = (typed: string) => {
+    const resolved = resolveCommitRef(typed, commits.data ?? []);
+    if ('error' in resolved) {
+      setProblem(resolved.error);
+      return;
+    }
+    setProblem('');
+    setText(resolved.id);
+    onCompare(resolved.id);
+  };
+  return (
+    <Flex vertical gap={4} style={{ flex: '1 1 320px', maxWidth: 480 }}>
+      <AutoComplete
+        value={text}
+        options={options}
+        onChange={(value: string) => {
+          setText(value);
+          setProblem('');
+        }}
+        onSelect={(value: string) => submit(value)}
+        filterOption={(input, option) =>
+          (option?.search ?? '').split(/\s+/).some((word) => word.startsWith(input.toLowerCase()))
+        }
+      >
+        <Input.Search
+          data-testid={testIds.diffCompareInput}
+          aria-label="Compare with commit"
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? 'diff-compare-problem' : undefined}
+          placeholder="Pick a commit or type its ID (empty: parent)"
+          allowClear
+          enterButton="Compare"
+          onSearch={submit}
+        />
+      </AutoComplete>
+      {problem ? (
+        <Typography.Text id="diff-compare-problem" type="danger" role="alert">
+          {problem}
+        </Typography.Text>
+      ) : null}
+    </Flex>
   );
 }
 

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { diffFile, fileUrl, type ApiClient } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
-import { COMMIT_CONTENT_STALE_TIME_MS, queryKeys } from '../../app/query-keys.ts';
+import { useApi } from '../../data/api-context.tsx';
+import { COMMIT_CONTENT_STALE_TIME_MS, queryKeys } from '../../data/query-keys.ts';
 import { fetchWholeText } from '../preview/load.ts';
 import { changedFiles } from './build-diff.ts';
 

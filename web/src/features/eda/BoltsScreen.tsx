@@ -4,7 +4,7 @@ import type { ColumnsType } from 'antd/es/table';
 import type { HTMLAttributes, ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { createRepo } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
+import { useApi } from '../../data/api-context.tsx';
 import { formatBytes } from '../../format/bytes.ts';
 import { formatTimestamp } from '../../format/time.ts';
 import { testIds } from '../../test-ids.ts';

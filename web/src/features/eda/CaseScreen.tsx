@@ -14,7 +14,7 @@ import {
 import type { HTMLAttributes } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError, createBranch, editMetadata, repoMessage, type ApiClient } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
+import { useApi } from '../../data/api-context.tsx';
 import { formatTimestamp } from '../../format/time.ts';
 import { testIds } from '../../test-ids.ts';
 import { paths } from '../pipelines/paths.ts';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Card, Table, Tag, Typography } from 'antd';
 import type { EdaTool, InspectEdaToolsResponse } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
+import { useApi } from '../../data/api-context.tsx';
 
 /** The setup screen's list of the EDA tools this server can run. */
 export function EdaToolsCard() {

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Descriptions, Form, Select, Typography, message } from 'antd';
+import { Alert, Button, Card, Descriptions, Form, Select, Typography, message } from 'antd';
 import { useEffect } from 'react';
 import { editMetadata, getVersion, inspectCluster } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
+import { useApi } from '../../data/api-context.tsx';
 import { formatTimestamp } from '../../format/time.ts';
 import { CopyCommand } from '../../ui/CopyCommand/CopyCommand.tsx';
 import { EDA_PROJECT, edaKeys, useEdaProject } from './api.ts';
@@ -10,14 +10,25 @@ import { EdaToolsCard } from './EdaToolsCard.tsx';
 import { LABELS, SETUP_LIST_LABELS, splitList } from './labels.ts';
 import { PLUGIN_DESCRIPTION_PATH } from './upload/UploadFilesModal.tsx';
 import { Screen } from '../../ui/Screen/index.ts';
+import { formatVersion } from '../../format/version.ts';
+import {
+  GRPC_OFF_MESSAGE,
+  LOGIN_COMMAND,
+  connectionInputs,
+  setContextCommand,
+  type ConnectionInputs,
+} from '../cluster/commands.ts';
 
-/** Terminal commands for working with project eda from the terminal client. */
-export function setupCommands(origin: string): string[] {
-  const host = origin.replace(/^https?:\/\//, '');
+/**
+ * Terminal commands for working with project eda from the terminal client, against the server's
+ * gRPC listener (none when it is off: see GRPC_OFF_MESSAGE).
+ */
+export function setupCommands(inputs: ConnectionInputs): string[] {
+  if (!inputs.pachdAddress) return [];
   return [
-    `${LABELS.pachctl} config set context ${EDA_PROJECT} --overwrite <<< '{"pachd_address": "grpc://${host}"}'`,
-    `${LABELS.pachctl} config set active-context ${EDA_PROJECT}`,
+    setContextCommand({ ...inputs, contextName: EDA_PROJECT }),
     `${LABELS.pachctl} config update context --project ${EDA_PROJECT}`,
+    ...(inputs.signIn ? [LOGIN_COMMAND] : []),
     `${LABELS.pachctl} list repo --project ${EDA_PROJECT}`,
   ];
 }
@@ -66,6 +77,7 @@ function LabelLists({ metadata }: { metadata: Record<string, string> }) {
 export function SetupScreen() {
   const client = useApi();
   const project = useEdaProject();
+  const commands = setupCommands(connectionInputs(EDA_PROJECT));
   const cluster = useQuery({
     queryKey: ['eda', 'cluster'],
     queryFn: ({ signal }) => inspectCluster(client, EDA_PROJECT, signal),
@@ -85,11 +97,7 @@ export function SetupScreen() {
             {cluster.data?.id ?? (cluster.error ? cluster.error.message : '…')}
           </Descriptions.Item>
           <Descriptions.Item label="Version">
-            {v
-              ? `${v.major}.${v.minor}.${v.micro}${v.additional}`
-              : version.error
-                ? version.error.message
-                : '…'}
+            {v ? formatVersion(v) : version.error ? version.error.message : '…'}
           </Descriptions.Item>
         </Descriptions>
       </Card>
@@ -108,9 +116,11 @@ export function SetupScreen() {
       </Card>
       <Card title="Terminal commands">
         <div style={{ display: 'grid', gap: 8 }}>
-          {setupCommands(window.location.origin).map((command) => (
-            <CopyCommand key={command} command={command} />
-          ))}
+          {commands.length === 0 ? (
+            <Alert type="info" showIcon message={GRPC_OFF_MESSAGE} />
+          ) : (
+            commands.map((command) => <CopyCommand key={command} command={command} />)
+          )}
         </div>
       </Card>
       <Card title="Flow plugin">

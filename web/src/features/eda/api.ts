@@ -17,8 +17,8 @@ import {
   type ProjectInfo,
   type RepoInfo,
 } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
-import { PPS_POLL_MS, queryKeys } from '../../app/query-keys.ts';
+import { useApi } from '../../data/api-context.tsx';
+import { PPS_POLL_MS, queryKeys } from '../../data/query-keys.ts';
 import { LABELS } from './labels.ts';
 
 /** The platform project holding every bolt, flow and case. */

@@ -1,6 +1,6 @@
 import { Suspense, lazy } from 'react';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
-import { PageLoader } from '../../app/PageLoader.tsx';
+import { PageLoader } from '../../ui/PageLoader/PageLoader.tsx';
 import { ERROR_MESSAGES, errorViewOf, type ErrorView } from './error-types.ts';
 
 const ErrorScreen = lazy(async () => ({

@@ -1,6 +1,6 @@
 import { Suspense, lazy, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
-import { PageLoader } from '../../app/PageLoader.tsx';
+import { PageLoader } from '../../ui/PageLoader/PageLoader.tsx';
 import { useUncaughtError } from './uncaught.ts';
 
 const ErrorScreen = lazy(async () => ({

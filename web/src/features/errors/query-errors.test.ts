@@ -1,6 +1,5 @@
 import { ApiError } from '@ivory/api';
 import { describe, expect, it, vi } from 'vitest';
-import { createQueryClient } from '../../app/query-client.ts';
 import { errorViewOf } from './error-types.ts';
 import { handleQueryError } from './query-errors.ts';
 
@@ -33,35 +32,6 @@ describe('handleQueryError', () => {
     handleQueryError(error, a);
     expect(a.signOut).not.toHaveBeenCalled();
     expect(a.report).not.toHaveBeenCalled();
-  });
-});
-
-describe('createQueryClient error hooks', () => {
-  it('query and mutation errors reach the handler', async () => {
-    const onError = vi.fn();
-    const client = createQueryClient(onError);
-    const unauthenticated = new ApiError(16, 'token expired');
-    await client
-      .fetchQuery({ queryKey: ['x'], queryFn: () => Promise.reject(unauthenticated), retry: false })
-      .catch(() => {});
-    expect(onError).toHaveBeenCalledWith(unauthenticated);
-
-    const internal = new ApiError(13, 'internal');
-    await client
-      .getMutationCache()
-      .build(client, { mutationFn: () => Promise.reject(internal) })
-      .execute(undefined)
-      .catch(() => {});
-    expect(onError).toHaveBeenCalledWith(internal);
-  });
-
-  it('retries 3 times with min(1000·2^n, 30000) ms, no refetch on focus, gcTime 5 minutes', () => {
-    const defaults = createQueryClient().getDefaultOptions().queries!;
-    expect(defaults.retry).toBe(3);
-    expect(defaults.refetchOnWindowFocus).toBe(false);
-    expect(defaults.gcTime).toBe(5 * 60 * 1000);
-    const delay = defaults.retryDelay as (attempt: number) => number;
-    expect([0, 1, 2, 5, 6].map((n) => delay(n))).toEqual([1000, 2000, 4000, 30000, 30000]);
   });
 });
 

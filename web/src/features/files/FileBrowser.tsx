@@ -2,7 +2,7 @@ import { Button, Flex, Input, Spin } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { archiveUrl, fileUrl, type FileInfo } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
+import { useApi } from '../../data/api-context.tsx';
 import { testIds } from '../../test-ids.ts';
 import { ConfirmModal } from '../../ui/Modal/index.ts';
 import { useToast } from '../../ui/Toast/index.ts';
@@ -171,7 +171,7 @@ export function FileBrowser({
             minSize="25"
             className={styles.previewPanel}
           >
-            <Flex vertical gap={12} data-testid={testIds.filePreviewPanel}>
+            <Flex vertical gap={12} data-testid={testIds.filePreviewPanel} style={{ minWidth: 0 }}>
               <FilePreview
                 key={selectedFile.file.path}
                 info={selectedFile}

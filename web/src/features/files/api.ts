@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { deleteFilesInNewCommit, globFile } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
-import { COMMIT_CONTENT_STALE_TIME_MS, queryKeys } from '../../app/query-keys.ts';
+import { useApi } from '../../data/api-context.tsx';
+import { COMMIT_CONTENT_STALE_TIME_MS, queryKeys } from '../../data/query-keys.ts';
 import { fileHistoryPage } from './history.ts';
 import { fileInfoQuery, folderEntriesQuery, type FolderRef } from './queries.ts';
 

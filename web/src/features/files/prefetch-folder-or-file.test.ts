@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FileInfo, FileType } from '@ivory/api';
-import { queryKeys } from '../../app/query-keys.ts';
+import { queryKeys } from '../../data/query-keys.ts';
 import { createFakeApiClient } from '../../test/fake-api-client.ts';
 import { rendererQuery } from '../preview/renderers/index.ts';
 import { prefetchFolderOrFile } from './prefetch-folder-or-file.ts';

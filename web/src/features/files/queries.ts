@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { inspectFile, listFilesPage, type ApiClient } from '@ivory/api';
-import { COMMIT_CONTENT_STALE_TIME_MS, queryKeys } from '../../app/query-keys.ts';
+import { COMMIT_CONTENT_STALE_TIME_MS, queryKeys } from '../../data/query-keys.ts';
 
 /**
  * Entries of a folder's first page: a screenful and then some, so the first rows come as soon as

@@ -10,6 +10,7 @@ import { elapsedSeconds, formatDuration, JobStateTag } from '../pipelines/states
 import { JOB_PAGE_SIZE, useJobPage } from './api.ts';
 import { JobDetail } from './JobDetail.tsx';
 import { Screen } from '../../ui/Screen/index.ts';
+import { NoWrap } from '../../ui/NoWrap/index.ts';
 
 const jobKey = (job: JobInfo) => `${job.job.pipeline?.name}/${job.job.id}`;
 
@@ -20,7 +21,7 @@ export function jobColumns(project: string, open: (job: JobInfo) => void): Colum
       key: 'id',
       render: (_, job) => (
         <Typography.Link onClick={() => open(job)} code>
-          {job.job.id.slice(0, 12)}
+          <NoWrap>{job.job.id.slice(0, 12)}</NoWrap>
         </Typography.Link>
       ),
     },
@@ -34,7 +35,11 @@ export function jobColumns(project: string, open: (job: JobInfo) => void): Colum
       ),
     },
     { title: 'State', key: 'state', render: (_, job) => <JobStateTag state={job.state} /> },
-    { title: 'Created', key: 'created', render: (_, job) => formatTimestamp(job.created) },
+    {
+      title: 'Created',
+      key: 'created',
+      render: (_, job) => <NoWrap>{formatTimestamp(job.created)}</NoWrap>,
+    },
     {
       title: 'Runtime',
       key: 'runtime',

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { listJobSets, listJobs, stopJob, type JobRef } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
-import { PPS_POLL_MS, queryKeys } from '../../app/query-keys.ts';
+import { useApi } from '../../data/api-context.tsx';
+import { PPS_POLL_MS, queryKeys } from '../../data/query-keys.ts';
 import { invalidatePps } from '../pipelines/api.ts';
 import { jobQuery } from './queries.ts';
 

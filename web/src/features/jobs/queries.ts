@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { inspectJob, type ApiClient, type JobRef } from '@ivory/api';
-import { queryKeys } from '../../app/query-keys.ts';
+import { queryKeys } from '../../data/query-keys.ts';
 
 /** A job with its details (InspectJob): shared by useJob and the job-logs route's loader. */
 export const jobQuery = (client: ApiClient, ref: JobRef) =>

@@ -12,7 +12,7 @@ import {
 import '@xyflow/react/dist/style.css';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { testIds } from '../../test-ids.ts';
-import { useColorMode } from '../../app/color-mode.tsx';
+import { useColorMode } from '../../ui/theme/color-mode.tsx';
 import {
   GraphViewContext,
   nodeLook,
@@ -25,7 +25,7 @@ import { nodeTypes } from './LineageNodeView.tsx';
 import OverviewCanvas from './OverviewCanvas.tsx';
 import { useFlowElements } from './use-flow-elements.ts';
 import { useViewportFollow } from './use-viewport-follow.ts';
-import { FIT, fittedViewport, MIN_ZOOM, nodeAt } from './viewport.ts';
+import { fitOptions, fittedViewport, MIN_ZOOM, nodeAt, showsMinimap } from './viewport.ts';
 
 export { DETAIL_ZOOM, type LineageGraphProps, type NodeStatus } from './graph-view.ts';
 
@@ -40,11 +40,10 @@ function Flow(props: LineageGraphProps & { initialViewport: Viewport | null }) {
   const flow = useReactFlow();
   const zoomedOut = useStore(zoomedOutSelector);
   const { nodes, edges, view } = useFlowElements(props, zoomedOut);
-  useViewportFollow(graph, positions, layoutKey, focus);
-
   const { mode } = useColorMode();
-  // On phone-sized windows (under 576 px) the minimap would cover half the graph; zoom and fit stay.
-  const phone = Grid.useBreakpoint().sm === false;
+  // On phone-sized windows the minimap would cover half the graph; zoom and fit stay.
+  const minimap = Grid.useBreakpoint().sm !== false;
+  useViewportFollow(graph, positions, layoutKey, focus, minimap);
   const painted = useRef(false);
   const { onFirstPaint } = props;
   useEffect(() => {
@@ -76,12 +75,12 @@ function Flow(props: LineageGraphProps & { initialViewport: Viewport | null }) {
         }}
         defaultViewport={props.initialViewport ?? undefined}
         fitView={props.initialViewport === null}
-        fitViewOptions={FIT}
+        fitViewOptions={fitOptions(minimap)}
         proOptions={{ hideAttribution: true }}
       >
         <Background gap={24} />
         <Controls showInteractive={false} />
-        {phone ? null : (
+        {minimap ? (
           <MiniMap
             pannable
             zoomable
@@ -90,7 +89,7 @@ function Flow(props: LineageGraphProps & { initialViewport: Viewport | null }) {
             maskColor="rgba(128, 128, 128, 0.25)"
             nodeColor={(node) => nodeLook((node as LineageFlowNode).data.node, view).color}
           />
-        )}
+        ) : null}
         {zoomedOut ? <OverviewCanvas graph={graph} positions={positions} view={view} /> : null}
       </ReactFlow>
     </GraphViewContext>
@@ -109,7 +108,7 @@ export default function LineageGraph(props: LineageGraphProps) {
   const viewport = useMemo(
     () =>
       pane && pane.width > 0 && pane.height > 0
-        ? fittedViewport(props.graph, props.positions, pane)
+        ? fittedViewport(props.graph, props.positions, pane, showsMinimap(window.innerWidth))
         : null,
     // Only the first viewport matters: React Flow reads it once.
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -8,8 +8,8 @@ import {
   type ApiClient,
   type PipelineInfo,
 } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
-import { PPS_POLL_MS, queryKeys } from '../../app/query-keys.ts';
+import { useApi } from '../../data/api-context.tsx';
+import { PPS_POLL_MS, queryKeys } from '../../data/query-keys.ts';
 import { pipelinesSummary } from '../projects/api.ts';
 import {
   mergePipelines,
@@ -53,6 +53,13 @@ export function useLineageChanges(project: string, listed: boolean) {
   const client = useApi();
   const queryClient = useQueryClient();
   const memory = useRef(newChangeMemory());
+  // What the probe read newer of a pipeline, its open panel (InspectPipeline's query) shows too.
+  const sharePanels = (fresh: readonly PipelineInfo[]) => {
+    for (const info of fresh) {
+      const key = queryKeys.pipeline(project, info.pipeline.name);
+      if (queryClient.getQueryData(key) !== undefined) queryClient.setQueryData(key, info);
+    }
+  };
   return useQuery({
     queryKey: [...queryKeys.pipelines(project), '@changes'] as const,
     enabled: listed,
@@ -75,6 +82,7 @@ export function useLineageChanges(project: string, listed: boolean) {
       if (changed.pipelines.length > 0) {
         list = mergePipelines(list, changed.pipelines);
         queryClient.setQueryData<PipelineInfo[]>(listKey, list);
+        sharePanels(changed.pipelines);
       }
       const plan = planChanges(list, { summary: summarySignature(summary), jobs }, memory.current);
       if (plan.kind === 'full')
@@ -86,10 +94,12 @@ export function useLineageChanges(project: string, listed: boolean) {
         // A pipeline gone meanwhile: the list changed shape, list it again.
         if (fresh.some((info) => info === null))
           await queryClient.invalidateQueries({ queryKey: listKey, exact: true });
-        else
+        else {
           queryClient.setQueryData<PipelineInfo[]>(listKey, (old) =>
             old ? mergePipelines(old, fresh as PipelineInfo[]) : old,
           );
+          sharePanels(fresh as PipelineInfo[]);
+        }
       }
       return plan;
     },

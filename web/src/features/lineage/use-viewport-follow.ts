@@ -2,7 +2,7 @@ import { useReactFlow } from '@xyflow/react';
 import { useEffect, useRef } from 'react';
 import type { LineageGraph as Graph } from './graph.ts';
 import { nodeSize, type Positions } from './layout-engine.ts';
-import { FIT } from './viewport.ts';
+import { fitOptions } from './viewport.ts';
 
 /**
  * Moves the viewport after the first render: fits the graph again when the layout changes
@@ -14,14 +14,15 @@ export function useViewportFollow(
   positions: Positions,
   layoutKey: string,
   focus: { id: string; at: number } | null,
+  minimap: boolean,
 ) {
   const flow = useReactFlow();
   const fitted = useRef<string | null>(layoutKey);
   useEffect(() => {
     if (fitted.current === layoutKey) return;
     fitted.current = layoutKey;
-    void flow.fitView(FIT);
-  }, [flow, layoutKey]);
+    void flow.fitView(fitOptions(minimap));
+  }, [flow, layoutKey, minimap]);
 
   useEffect(() => {
     if (!focus) return;

@@ -2,7 +2,23 @@ import { getViewportForBounds, type Viewport } from '@xyflow/react';
 import type { LineageGraph as Graph, LineageNode } from './graph.ts';
 import { nodeSize, type Positions } from './layout-engine.ts';
 
-export const FIT = { padding: 0.1, maxZoom: 1.2 };
+/** Below this window width (antd's `sm`) the graph draws no minimap: it would cover half of it. */
+export const MINIMAP_MIN_WIDTH = 576;
+
+export function showsMinimap(windowWidth: number): boolean {
+  return windowWidth >= MINIMAP_MIN_WIDTH;
+}
+
+/**
+ * How the whole graph is fitted: the room the overlays take is kept free, so no node is drawn
+ * under the zoom and fit buttons (bottom left) or the minimap (bottom right, 200 px wide).
+ */
+export function fitOptions(minimap: boolean) {
+  return {
+    maxZoom: 1.2,
+    padding: { top: '24px', bottom: '24px', left: '64px', right: minimap ? '232px' : '24px' },
+  } as const;
+}
 export const MIN_ZOOM = 0.02;
 
 /**
@@ -14,6 +30,7 @@ export function fittedViewport(
   graph: Graph,
   positions: Positions,
   pane: { width: number; height: number },
+  minimap: boolean,
 ): Viewport {
   let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
   for (const node of graph.nodes) {
@@ -31,8 +48,8 @@ export function fittedViewport(
     pane.width,
     pane.height,
     MIN_ZOOM,
-    FIT.maxZoom,
-    FIT.padding,
+    fitOptions(minimap).maxZoom,
+    fitOptions(minimap).padding,
   );
 }
 

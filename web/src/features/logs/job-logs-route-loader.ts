@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from 'react-router';
-import type { RouteLoaderDeps } from '../../app/route-loader-deps.ts';
+import type { RouteLoaderDeps } from '../../data/route-loader-deps.ts';
 
 /**
  * The job-logs route's loader: asks for the job and the newest lines of its log (once the API

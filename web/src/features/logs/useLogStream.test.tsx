@@ -3,7 +3,7 @@ import { renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { LogMessage } from '@ivory/api';
-import { ApiProvider } from '../../app/api-context.tsx';
+import { ApiProvider } from '../../data/api-context.tsx';
 import { createFakeApiClient } from '../../test/fake-api-client.ts';
 import { findTailEnd, TAIL_FIRST_LINES } from './log-tail.ts';
 import { toLogRow } from './log-buffer.ts';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { streamLogs, type GetLogsArgs } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
+import { useApi } from '../../data/api-context.tsx';
 import { LogBuffer, type LogRow } from './log-buffer.ts';
 import { findTailEnd, logTailQuery, showsTailFirst } from './log-tail.ts';
 

@@ -4,12 +4,14 @@ import { useLocation, useNavigate, useParams } from 'react-router';
 import { createPipelineV2, type ApiClient } from '@ivory/api';
 import { testIds } from '../../test-ids.ts';
 import { FullPageModal } from '../../ui/FullPageModal/index.ts';
+import { ConfirmModal } from '../../ui/Modal/index.ts';
 import { StatusBanner } from '../../ui/StatusBanner/index.ts';
 import { useToast } from '../../ui/Toast/index.ts';
 import { usePipeline } from '../pipelines/api.ts';
 import { paths } from '../pipelines/paths.ts';
 import { prettyJson } from '../pipelines/pretty-json.ts';
 import { usePipelineSpecSchema, useSubmitPipeline } from './api.ts';
+import { DatumPreview } from './DatumPreview.tsx';
 import { ProblemList } from './ProblemList.tsx';
 import { useDryRun } from './useDryRun.ts';
 
@@ -47,7 +49,10 @@ export function duplicateSpec(userSpecJson: string, name: string): string {
   }
 }
 
-/** Create, update or duplicate a pipeline from its JSON spec, checked by dry runs as you type. */
+/**
+ * Create, update or duplicate a pipeline from its JSON spec, checked by dry runs as you type; the
+ * datums its input would make are listed before it is created (DatumPreview).
+ */
 export function PipelineEditorScreen() {
   const params = useParams();
   const project = params.projectId ?? '';
@@ -62,13 +67,19 @@ export function PipelineEditorScreen() {
   const [text, setText] = useState<string | null>(
     mode === 'create' ? newPipelineSpec(project) : null,
   );
+  // The spec as the editor opened it: typing away from it makes leaving ask first.
+  const [original, setOriginal] = useState<string | null>(text);
+  const [confirmingLeave, setConfirmingLeave] = useState(false);
   const [reprocess, setReprocess] = useState(false);
 
   useEffect(() => {
     if (text !== null || !existing.data) return;
     const user = prettyJson(existing.data.userSpecJson);
-    setText(mode === 'duplicate' ? duplicateSpec(user, pipelineId) : user);
+    const opened = mode === 'duplicate' ? duplicateSpec(user, pipelineId) : user;
+    setText(opened);
+    setOriginal(opened);
   }, [existing.data, mode, pipelineId, text]);
+  const dirty = text !== null && text !== original;
 
   const update = mode === 'update';
   const run = useCallback(
@@ -85,12 +96,17 @@ export function PipelineEditorScreen() {
         : `Duplicate ${pipelineId}`;
 
   // Back to where the user was; opened directly, to the lineage (the pipeline when there is one).
-  const cancel = () => {
+  const leave = () => {
     if (location.key !== 'default') navigate(-1);
     else
       navigate(
         mode === 'create' ? paths.lineage(project) : paths.lineagePipeline(project, pipelineId),
       );
+  };
+  // Escape, × and Cancel: a typed spec is not thrown away without asking.
+  const cancel = () => {
+    if (dirty) setConfirmingLeave(true);
+    else leave();
   };
 
   const onSubmit = () => {
@@ -181,9 +197,22 @@ export function PipelineEditorScreen() {
             >
               {prettyJson(dryRun.effective)}
             </pre>
+            {dryRun.effective ? <DatumPreview effective={dryRun.effective} /> : null}
           </Col>
         </Row>
       </div>
+      <ConfirmModal
+        open={confirmingLeave}
+        title="Discard your changes?"
+        text="The spec you typed has not been submitted. Leaving the editor throws it away."
+        confirmText="Discard"
+        cancelText="Keep editing"
+        onCancel={() => setConfirmingLeave(false)}
+        onConfirm={() => {
+          setConfirmingLeave(false);
+          leave();
+        }}
+      />
     </FullPageModal>
   );
 }

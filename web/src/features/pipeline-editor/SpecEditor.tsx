@@ -8,7 +8,7 @@ import { syntaxTree } from '@codemirror/language';
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { EditorView } from '@codemirror/view';
 import CodeMirror from '@uiw/react-codemirror';
-import { useColorMode } from '../../app/color-mode.tsx';
+import { useColorMode } from '../../ui/theme/color-mode.tsx';
 import { useEffect, useMemo, useRef } from 'react';
 import { testIds } from '../../test-ids.ts';
 import { schemaKeys, type SpecProblem } from './json-positions.ts';

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createPipelineV2, fetchPipelineSpecSchema } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
-import { queryKeys } from '../../app/query-keys.ts';
+import { useApi } from '../../data/api-context.tsx';
+import { queryKeys } from '../../data/query-keys.ts';
 import { invalidatePps } from '../pipelines/api.ts';
 
 /** The server's pipeline-spec JSON Schema (for completion); it never changes while running. */

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useApi } from '../../app/api-context.tsx';
+import { useApi } from '../../data/api-context.tsx';
 import type { ApiClient } from '@ivory/api';
 import { problemsFromError, syntaxProblem, type SpecProblem } from './json-positions.ts';
 

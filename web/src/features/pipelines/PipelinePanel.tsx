@@ -38,8 +38,9 @@ function SpecBlock({ title, json }: { title: string; json: string }) {
   );
 }
 
-function PipelineInfoTab({ info }: { info: PipelineInfo }) {
+function PipelineInfoTab({ info, base }: { info: PipelineInfo; base: ViewBase }) {
   const details = info.details;
+  const outputFiles = paths.repoFiles(info.pipeline.project?.name ?? '', info.pipeline.name, base);
   return (
     <Descriptions
       size="small"
@@ -56,7 +57,15 @@ function PipelineInfoTab({ info }: { info: PipelineInfo }) {
         { key: 'created', label: 'Created', children: formatTimestamp(details?.createdAt) },
         { key: 'updated', label: 'Updated', children: formatTimestamp(details?.updatedAt) },
         { key: 'description', label: 'Description', children: details?.description || '-' },
-        { key: 'output', label: 'Output branch', children: details?.outputBranch || 'master' },
+        {
+          key: 'output',
+          label: 'Output',
+          children: (
+            <Link to={outputFiles}>
+              {info.pipeline.name}@{details?.outputBranch || 'master'}: files
+            </Link>
+          ),
+        },
         {
           key: 'workers',
           label: 'Parallelism',
@@ -217,7 +226,7 @@ export function PipelinePanel({
         ) : tab === 'jobs' ? (
           <PipelineJobsTab project={project} pipeline={pipeline} base={base} />
         ) : (
-          <PipelineInfoTab info={info} />
+          <PipelineInfoTab info={info} base={base} />
         )}
       </Tabs>
       <ConfirmModal

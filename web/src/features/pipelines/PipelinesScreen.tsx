@@ -14,6 +14,7 @@ import { isPipelinesTab, paths, PIPELINES_TABS } from './paths.ts';
 import { PipelinePanel } from './PipelinePanel.tsx';
 import { JobStateTag, PipelineStateTag } from './states.tsx';
 import { Screen } from '../../ui/Screen/index.ts';
+import { NoWrap } from '../../ui/NoWrap/index.ts';
 
 const createdAt = (info: PipelineInfo) => Date.parse(info.details?.createdAt ?? '') || 0;
 
@@ -106,7 +107,7 @@ function PipelinesTable({ project: projectId }: { project: string }) {
       key: 'created',
       sorter: (a, b) => createdAt(a) - createdAt(b),
       sortOrder: orderOf('created'),
-      render: (_, info) => formatTimestamp(info.details?.createdAt),
+      render: (_, info) => <NoWrap>{formatTimestamp(info.details?.createdAt)}</NoWrap>,
     },
     {
       title: '',

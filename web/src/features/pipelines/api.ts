@@ -12,8 +12,8 @@ import {
   type PipelineInfo,
   type PipelineRef,
 } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
-import { PPS_POLL_MS, queryKeys } from '../../app/query-keys.ts';
+import { useApi } from '../../data/api-context.tsx';
+import { PPS_POLL_MS, queryKeys } from '../../data/query-keys.ts';
 
 /** The project's pipelines (current versions), polled for state changes. */
 export function usePipelines(project: string, options: { poll?: boolean; enabled?: boolean } = {}) {
@@ -62,9 +62,16 @@ export function usePipelinePage(project: string, pageIndex: number, enabled = tr
 
 export function usePipeline(project: string, pipeline: string) {
   const client = useApi();
+  const queryClient = useQueryClient();
   return useQuery({
     queryKey: queryKeys.pipeline(project, pipeline),
-    queryFn: ({ signal }) => inspectPipeline(client, { project, pipeline }, signal),
+    queryFn: async ({ signal }) => {
+      const info = await inspectPipeline(client, { project, pipeline }, signal);
+      // The lineage node reads the project's list: one answer, shown alike in the panel and the
+      // node (else a pipeline just created reads Running in one and Standby in the other).
+      if (info) sharePipeline(queryClient, project, info);
+      return info;
+    },
     enabled: pipeline !== '',
     refetchInterval: PPS_POLL_MS,
     retry: false,
@@ -80,6 +87,13 @@ export function usePipelineJobs(project: string, pipeline: string, number = 10) 
     enabled: pipeline !== '',
     refetchInterval: PPS_POLL_MS,
   });
+}
+
+/** Puts a freshly read pipeline into the project's list, where it is already listed. */
+export function sharePipeline(queryClient: QueryClient, project: string, info: PipelineInfo) {
+  queryClient.setQueryData<PipelineInfo[]>(queryKeys.pipelines(project), (list) =>
+    list?.map((listed) => (listed.pipeline.name === info.pipeline.name ? info : listed)),
+  );
 }
 
 export function invalidatePps(queryClient: QueryClient, project: string) {

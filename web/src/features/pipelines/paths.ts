@@ -23,6 +23,9 @@ export const paths = {
   defaults: (project: string) => `/project/${e(project)}/defaults`,
   lineage: (project: string) => `/lineage/${e(project)}`,
   lineageRepo: (project: string, repo: string) => `/lineage/${e(project)}/repos/${e(repo)}`,
+  /** A repo's files at its newest commit (a pipeline's output repo has the pipeline's name). */
+  repoFiles: (project: string, repo: string, base: ViewBase = 'project') =>
+    `/${base}/${e(project)}/repos/${e(repo)}/latest`,
   lineagePipeline: (project: string, pipeline: string, tab?: string) =>
     `/lineage/${e(project)}/pipelines/${e(pipeline)}${tab ? `/${e(tab)}` : ''}`,
   pipelineLogs: (project: string, pipeline: string, base: ViewBase = 'project') =>

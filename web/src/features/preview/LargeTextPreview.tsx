@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Flex, Spin, Typography } from 'antd';
 import { useMemo } from 'react';
-import { COMMIT_CONTENT_STALE_TIME_MS, queryKeys } from '../../app/query-keys.ts';
+import { COMMIT_CONTENT_STALE_TIME_MS, queryKeys } from '../../data/query-keys.ts';
 import { formatBytes } from '../../format/bytes.ts';
 import { testIds } from '../../test-ids.ts';
 import { fetchRange } from './file-prefix.ts';

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { COMMIT_CONTENT_STALE_TIME_MS, queryKeys } from '../../app/query-keys.ts';
+import { COMMIT_CONTENT_STALE_TIME_MS, queryKeys } from '../../data/query-keys.ts';
 import type { PreviewRenderer } from './registry.ts';
 
 /** Bytes read from the start of a file for a CSV preview: rows come from this prefix only. */

@@ -14,6 +14,7 @@ import {
   useReposSummary,
 } from './api.ts';
 import { ProjectFormModal } from './ProjectFormModal.tsx';
+import { NoWrap } from '../../ui/NoWrap/index.ts';
 
 interface ProjectRow {
   name: string;
@@ -91,7 +92,7 @@ export function LandingScreen() {
       key: 'size',
       title: 'Size',
       sorter: (a, b) => a.sizeBytes - b.sizeBytes,
-      render: (_, row) => formatBytes(row.sizeBytes),
+      render: (_, row) => <NoWrap>{formatBytes(row.sizeBytes)}</NoWrap>,
     },
     {
       key: 'actions',

@@ -9,8 +9,8 @@ import {
   type PipelinesSummary,
   type PipelinesSummaryResponse,
 } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
-import { queryKeys } from '../../app/query-keys.ts';
+import { useApi } from '../../data/api-context.tsx';
+import { queryKeys } from '../../data/query-keys.ts';
 
 export type { PipelinesSummary } from '@ivory/api';
 

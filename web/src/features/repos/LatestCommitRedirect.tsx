@@ -2,7 +2,7 @@ import { Button } from 'antd';
 import { Navigate, useNavigate } from 'react-router';
 import { testIds } from '../../test-ids.ts';
 import { EmptyState } from '../../ui/EmptyState/index.ts';
-import { PageLoader } from '../../app/PageLoader.tsx';
+import { PageLoader } from '../../ui/PageLoader/PageLoader.tsx';
 import { useBranches } from './api.ts';
 import { defaultBranch } from './default-branch.ts';
 import { useProjectParams } from './route-params.ts';

@@ -27,6 +27,7 @@ import { missingPermissionReason } from '../roles/permission-reasons.ts';
 import { PermissionGate } from '../roles/PermissionGate.tsx';
 import { ProjectRolesButton } from '../roles/ProjectRolesButton.tsx';
 import { Screen } from '../../ui/Screen/index.ts';
+import { NoWrap } from '../../ui/NoWrap/index.ts';
 
 export function repoSizeBytes(info: RepoInfo): number {
   return Number(info.details?.sizeBytes ?? info.sizeBytesUpperBound ?? 0);
@@ -142,19 +143,21 @@ export function ReposScreen() {
       key: 'size',
       sorter: (a, b) => repoSizeBytes(a) - repoSizeBytes(b),
       sortOrder: orderOf('size'),
-      render: (_, info) => formatBytes(repoSizeBytes(info)),
+      render: (_, info) => <NoWrap>{formatBytes(repoSizeBytes(info))}</NoWrap>,
     },
     {
       title: 'Created',
       key: 'created',
       sorter: sorterFor('CREATED'),
       sortOrder: orderOf('created'),
-      render: (_, info) => formatTimestamp(info.created),
+      render: (_, info) => <NoWrap>{formatTimestamp(info.created)}</NoWrap>,
     },
     {
       title: 'Branches',
       key: 'branches',
-      render: (_, info) => info.branches.map((branch) => branch.name).join(', ') || '-',
+      render: (_, info) => (
+        <NoWrap>{info.branches.map((branch) => branch.name).join(', ') || '-'}</NoWrap>
+      ),
     },
     {
       title: 'Last commit',
@@ -166,12 +169,21 @@ export function ReposScreen() {
       ),
     },
     { title: 'Labels', key: 'labels', render: (_, info) => <Labels labels={info.metadata} /> },
-    { title: 'Description', key: 'description', render: (_, info) => info.description },
+    {
+      title: 'Description',
+      key: 'description',
+      // One line: the whole description is its tooltip.
+      render: (_, info) => (
+        <span className="ivory-truncate" style={{ maxWidth: 240 }} title={info.description}>
+          {info.description}
+        </span>
+      ),
+    },
     {
       title: 'Actions',
       key: 'actions',
       render: (_, info) => (
-        <Space size={4} wrap>
+        <Space size={4}>
           <Button
             size="small"
             onClick={() => setPanel(info)}

@@ -8,8 +8,8 @@ import {
   listRepos,
   repoPicker,
 } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
-import { queryKeys } from '../../app/query-keys.ts';
+import { useApi } from '../../data/api-context.tsx';
+import { queryKeys } from '../../data/query-keys.ts';
 import { projectQuery, repoCountQuery, repoPageQuery } from './queries.ts';
 import { loadRepoHead } from './repo-heads.ts';
 

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { inspectProject, listRepos, reposSummary, type ApiClient } from '@ivory/api';
-import { queryKeys } from '../../app/query-keys.ts';
+import { queryKeys } from '../../data/query-keys.ts';
 
 /**
  * The route loader's answers stay fresh this long, so the screen mounting just after they

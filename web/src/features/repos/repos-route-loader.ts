@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from 'react-router';
-import type { RouteLoaderDeps } from '../../app/route-loader-deps.ts';
+import type { RouteLoaderDeps } from '../../data/route-loader-deps.ts';
 
 /**
  * The repos list's loader: starts the list's first requests (the first page of repos, their

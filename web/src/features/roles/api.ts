@@ -6,8 +6,15 @@ import {
   type AuthResource,
   type Permission,
 } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
-import { queryKeys } from '../../app/query-keys.ts';
+import { useApi } from '../../data/api-context.tsx';
+import { queryKeys } from '../../data/query-keys.ts';
+import { readRuntimeSettings } from '../../data/runtime-settings.ts';
+
+/**
+ * Whether sign-in is on: the server gives an issuer exactly then. With it off the platform is
+ * single-user and auth_v2 answers 12 to everything, so the console asks it nothing.
+ */
+const signInOn = () => readRuntimeSettings().issuerUri !== '';
 
 export const repoResource = (project: string, repo: string): AuthResource => ({
   type: 'REPO',
@@ -27,7 +34,9 @@ export function useAuthorize(resource: AuthResource, permissions: readonly Permi
   const query = useQuery({
     queryKey: queryKeys.authorize(resource.type, resource.name ?? '', permissions),
     queryFn: ({ signal }) => authorize(client, resource, permissions, signal),
+    enabled: signInOn(),
   });
+  if (!signInOn()) return { allowed: true, missing: [], principal: '' };
   return {
     allowed: query.data === undefined ? undefined : (query.data?.authorized ?? false),
     missing: query.data?.missing ?? [],
@@ -41,6 +50,7 @@ export function useRoleBinding(resource: AuthResource) {
   return useQuery({
     queryKey: queryKeys.roleBinding(resource.type, resource.name ?? ''),
     queryFn: ({ signal }) => getRoleBinding(client, resource, signal),
+    enabled: signInOn(),
   });
 }
 

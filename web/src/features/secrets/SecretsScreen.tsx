@@ -11,6 +11,7 @@ import { useToast } from '../../ui/Toast/index.ts';
 import { useCreateSecret, useDeleteSecret, useSecrets } from './api.ts';
 import { secretFormError, type SecretPair } from './secret-form.ts';
 import { Screen } from '../../ui/Screen/index.ts';
+import { NoWrap } from '../../ui/NoWrap/index.ts';
 
 function CreateSecretModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const create = useCreateSecret();
@@ -138,7 +139,7 @@ export function SecretsScreen() {
           {
             title: 'Created',
             key: 'created',
-            render: (_, s) => formatTimestamp(s.creationTimestamp),
+            render: (_, s) => <NoWrap>{formatTimestamp(s.creationTimestamp)}</NoWrap>,
           },
           {
             title: '',

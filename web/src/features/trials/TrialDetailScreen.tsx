@@ -16,6 +16,7 @@ import { formatWithUnit, metricInfo } from './metric-catalogue.ts';
 import { trialPath, trialsPath } from './paths.ts';
 import { isFinished } from './trial-view.ts';
 import { Screen } from '../../ui/Screen/index.ts';
+import { NoWrap } from '../../ui/NoWrap/index.ts';
 
 const jobLogsPath = (project: string, job: JobInfo) =>
   `/project/${encodeURIComponent(project)}/pipelines/${encodeURIComponent(job.job.pipeline?.name ?? '')}/jobs/${job.job.id}/logs`;
@@ -61,8 +62,16 @@ function TrialJobs({ trial }: { trial: Trial }) {
           render: (_, job) =>
             `${job.dataProcessed} processed, ${job.dataSkipped} skipped, ${job.dataFailed} failed / ${job.dataTotal}`,
         },
-        { title: 'Started', key: 'started', render: (_, job) => formatTimestamp(job.started) },
-        { title: 'Finished', key: 'finished', render: (_, job) => formatTimestamp(job.finished) },
+        {
+          title: 'Started',
+          key: 'started',
+          render: (_, job) => <NoWrap>{formatTimestamp(job.started)}</NoWrap>,
+        },
+        {
+          title: 'Finished',
+          key: 'finished',
+          render: (_, job) => <NoWrap>{formatTimestamp(job.finished)}</NoWrap>,
+        },
         {
           title: 'Logs',
           key: 'logs',

@@ -36,6 +36,7 @@ import {
   type TrialsView,
 } from './trial-view.ts';
 import { Screen } from '../../ui/Screen/index.ts';
+import { NoWrap } from '../../ui/NoWrap/index.ts';
 
 const toAnt = (order: 'ASC' | 'DESC'): AntSortOrder => (order === 'ASC' ? 'ascend' : 'descend');
 
@@ -125,12 +126,12 @@ export function TrialsScreen() {
     {
       title: 'Created',
       ...sortable('created'),
-      render: (_, trial) => formatTimestamp(trial.created),
+      render: (_, trial) => <NoWrap>{formatTimestamp(trial.created)}</NoWrap>,
     },
     {
       title: 'Finished',
       ...sortable('finished'),
-      render: (_, trial) => formatTimestamp(trial.finished),
+      render: (_, trial) => <NoWrap>{formatTimestamp(trial.finished)}</NoWrap>,
     },
     { title: 'Description', key: 'description', render: (_, trial) => trial.description },
   ];

@@ -19,8 +19,8 @@ import {
   type PipelineInfo,
   type Trial,
 } from '@ivory/api';
-import { useApi } from '../../app/api-context.tsx';
-import { PPS_POLL_MS, TRIALS_POLL_MS, queryKeys } from '../../app/query-keys.ts';
+import { useApi } from '../../data/api-context.tsx';
+import { PPS_POLL_MS, TRIALS_POLL_MS, queryKeys } from '../../data/query-keys.ts';
 import { effectiveOrder, isFinished, type TrialsView } from './trial-view.ts';
 
 export const TRIALS_PAGE_SIZE = 50;

@@ -10,8 +10,8 @@ import {
   type UploadItem,
 } from '@ivory/api';
 import { useQueryClient } from '@tanstack/react-query';
-import { useApi } from '../../app/api-context.tsx';
-import { queryKeys } from '../../app/query-keys.ts';
+import { useApi } from '../../data/api-context.tsx';
+import { queryKeys } from '../../data/query-keys.ts';
 import { formatBytes } from '../../format/bytes.ts';
 import { testIds } from '../../test-ids.ts';
 import { ConfirmModal } from '../../ui/Modal/index.ts';
@@ -47,6 +47,8 @@ export function UploadScreen() {
   const [confirmClear, setConfirmClear] = useState(false);
   const [dragging, setDragging] = useState(false);
   const latest = useRef<UploadItem[]>([]);
+  const filesInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement | null>(null);
   const cancelled = useRef(false);
   const mayWrite = useAuthorize(repoResource(projectId, repoId), ['REPO_WRITE']);
   const blocker =
@@ -136,36 +138,38 @@ export function UploadScreen() {
           >
             <Typography.Paragraph>Drop files or a folder here, or</Typography.Paragraph>
             <Flex gap={8} justify="center">
-              <label className="ant-btn ant-btn-default" style={{ cursor: 'pointer' }}>
+              <Button disabled={running} onClick={() => filesInput.current?.click()}>
                 Choose files
-                <input
-                  type="file"
-                  multiple
-                  data-testid={testIds.uploadFileInput}
-                  disabled={running}
-                  style={{ display: 'none' }}
-                  onChange={(event) => {
-                    dispatch({ type: 'add', files: picksFromInput(event.target.files) });
-                    event.target.value = '';
-                  }}
-                />
-              </label>
-              <label className="ant-btn ant-btn-default" style={{ cursor: 'pointer' }}>
+              </Button>
+              <Button disabled={running} onClick={() => folderInput.current?.click()}>
                 Choose a folder
-                <input
-                  type="file"
-                  data-testid={testIds.uploadFolderInput}
-                  disabled={running}
-                  style={{ display: 'none' }}
-                  ref={(input) => {
-                    input?.setAttribute('webkitdirectory', '');
-                  }}
-                  onChange={(event) => {
-                    dispatch({ type: 'add', files: picksFromInput(event.target.files) });
-                    event.target.value = '';
-                  }}
-                />
-              </label>
+              </Button>
+              <input
+                ref={filesInput}
+                type="file"
+                multiple
+                hidden
+                data-testid={testIds.uploadFileInput}
+                disabled={running}
+                onChange={(event) => {
+                  dispatch({ type: 'add', files: picksFromInput(event.target.files) });
+                  event.target.value = '';
+                }}
+              />
+              <input
+                ref={(input) => {
+                  folderInput.current = input;
+                  input?.setAttribute('webkitdirectory', '');
+                }}
+                type="file"
+                hidden
+                data-testid={testIds.uploadFolderInput}
+                disabled={running}
+                onChange={(event) => {
+                  dispatch({ type: 'add', files: picksFromInput(event.target.files) });
+                  event.target.value = '';
+                }}
+              />
             </Flex>
           </div>
           <label style={{ display: 'block', marginBottom: 12 }}>
@@ -228,11 +232,11 @@ export function UploadScreen() {
               style={{ marginTop: 16 }}
               type="success"
               showIcon
-              message="upload file success."
+              message={`Uploaded ${items.length} file${items.length === 1 ? '' : 's'}`}
               description={
                 state.commitId ? (
                   <>
-                    New commit{' '}
+                    In commit{' '}
                     <Link to={`${repoBase}/commit/${state.commitId}`}>{state.commitId}</Link> on{' '}
                     {state.branch}
                   </>

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { FullPageModal } from './FullPageModal';
 
 describe('FullPageModal', () => {
-  it('is a labelled modal dialog that takes focus, traps Tab and closes on Escape', async () => {
+  it('is a labelled modal dialog that takes focus (itself when it has no field), traps Tab and closes on Escape', async () => {
     const onClose = vi.fn();
     const user = userEvent.setup();
     render(
@@ -12,10 +12,13 @@ describe('FullPageModal', () => {
         <button>Attach files</button>
       </FullPageModal>,
     );
-    expect(screen.getByRole('dialog', { name: 'Upload' })).toHaveAttribute('aria-modal', 'true');
+    const dialog = screen.getByRole('dialog', { name: 'Upload' });
+    expect(dialog).toHaveAttribute('aria-modal', 'true');
+    // No field inside: the dialog itself takes focus, so its title is read; Tab reaches ×.
+    expect(dialog).toHaveFocus();
     const close = screen.getByRole('button', { name: 'Close' });
+    await user.tab();
     expect(close).toHaveFocus();
-
     await user.tab();
     expect(screen.getByRole('button', { name: 'Attach files' })).toHaveFocus();
     await user.tab();

@@ -14,6 +14,29 @@ const FOCUSABLE_SELECTOR = [
   '[tabindex]:not([tabindex="-1"])',
 ].join(',');
 
+/** A dialog's fields: what focus goes to first when it opens (before its buttons and ×). */
+const FIELD_SELECTOR = [
+  'input:not([disabled]):not([type="hidden"]):not([hidden])',
+  'select:not([disabled])',
+  'textarea:not([disabled])',
+  '[contenteditable="true"]',
+].join(',');
+
+/**
+ * Makes everything on the page but `keep` inert (out of the accessibility tree and of reach)
+ * while a dialog is open; returns the undo. Nested dialogs stack: each hides what is under it.
+ */
+function inertBesides(keep: HTMLElement): () => void {
+  const hidden = Array.from(document.body.children).filter(
+    (element): element is HTMLElement =>
+      element instanceof HTMLElement && element !== keep && !element.hasAttribute('inert'),
+  );
+  for (const element of hidden) element.setAttribute('inert', '');
+  return () => {
+    for (const element of hidden) element.removeAttribute('inert');
+  };
+}
+
 function focusableElementsIn(root: HTMLElement): HTMLElement[] {
   return Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE_SELECTOR));
 }
@@ -40,6 +63,7 @@ export function DialogFrame({
   children,
 }: DialogFrameProps) {
   const dialogRef = useRef<HTMLDivElement>(null);
+  const backdropRef = useRef<HTMLDivElement>(null);
   const [wasOpen, setWasOpen] = useState(open);
   const [closing, setClosing] = useState(false);
   if (open !== wasOpen) {
@@ -57,8 +81,14 @@ export function DialogFrame({
     if (!open) return;
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const dialog = dialogRef.current;
-    if (dialog) (focusableElementsIn(dialog)[0] ?? dialog).focus();
-    return () => opener?.focus();
+    const restore = backdropRef.current ? inertBesides(backdropRef.current) : () => {};
+    // The first field when there is one (the title is read with it); else the dialog itself,
+    // so a reader hears its title and Tab reaches its first control.
+    if (dialog) (dialog.querySelector<HTMLElement>(FIELD_SELECTOR) ?? dialog).focus();
+    return () => {
+      restore();
+      opener?.focus();
+    };
   }, [open]);
 
   if (!open && !closing) return null;
@@ -92,6 +122,7 @@ export function DialogFrame({
 
   return createPortal(
     <div
+      ref={backdropRef}
       className={`${styles.backdrop} ${closing ? styles.closing : ''}`}
       data-state={closing ? 'closing' : 'open'}
       onMouseDown={(event) => {

@@ -34,25 +34,48 @@ describe('Modal', () => {
     expect(screen.getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
   });
 
-  it('moves focus inside on open and traps Tab and Shift+Tab', async () => {
+  it('moves focus to the first field on open and traps Tab and Shift+Tab', async () => {
     const user = userEvent.setup();
     render(<ModalWithOpener />);
     await user.click(screen.getByRole('button', { name: 'Open settings' }));
 
     const close = screen.getByRole('button', { name: 'Close' });
     const confirm = screen.getByRole('button', { name: 'Confirm' });
-    expect(close).toHaveFocus();
+    const name = screen.getByRole('textbox', { name: 'Name' });
+    expect(name).toHaveFocus();
 
-    await user.tab();
-    expect(screen.getByRole('textbox', { name: 'Name' })).toHaveFocus();
     await user.tab();
     expect(screen.getByRole('button', { name: 'Cancel' })).toHaveFocus();
     await user.tab();
     expect(confirm).toHaveFocus();
     await user.tab();
     expect(close).toHaveFocus();
+    await user.tab();
+    expect(name).toHaveFocus();
+    await user.tab({ shift: true });
+    expect(close).toHaveFocus();
     await user.tab({ shift: true });
     expect(confirm).toHaveFocus();
+  });
+
+  it('without a field focuses the dialog itself, not its close button', async () => {
+    render(
+      <Modal open onClose={() => {}} title="About">
+        <p>Text only</p>
+      </Modal>,
+    );
+    expect(screen.getByRole('dialog', { name: 'About' })).toHaveFocus();
+  });
+
+  it('takes the page behind it out of reach (inert) while open, and gives it back', async () => {
+    const user = userEvent.setup();
+    const { container } = render(<ModalWithOpener />);
+    await user.click(screen.getByRole('button', { name: 'Open settings' }));
+    const page = container.closest('body > *')!;
+    expect(page).toHaveAttribute('inert');
+    expect(screen.getByRole('dialog').closest('[inert]')).toBeNull();
+    await user.keyboard('{Escape}');
+    expect(page).not.toHaveAttribute('inert');
   });
 
   it('closes on Escape, plays the exit animation for 500 ms, then unmounts and refocuses the opener', async () => {

@@ -2,6 +2,9 @@ import { Grid } from 'antd';
 import { use, type CSSProperties, type HTMLAttributes } from 'react';
 import { ScreenFrameContext } from './screen-frame-context';
 
+/** The id of the page's <main>, where the skip link sends focus. */
+export const MAIN_CONTENT_ID = 'main-content';
+
 /** A screen's padding when no shell frames it; on phone-sized windows (under 576 px), less. */
 export const SCREEN_PADDING_PX = { wide: 24, phone: 16 };
 
@@ -31,5 +34,13 @@ export function Screen({ fill = false, style, ...props }: ScreenProps) {
   const data = { 'data-screen-fill': fill && !phone ? '' : undefined };
   if (framed) return <div {...data} {...props} style={{ ...fillStyle, ...style }} />;
   const padding = phone ? SCREEN_PADDING_PX.phone : SCREEN_PADDING_PX.wide;
-  return <main {...data} {...props} style={{ padding, ...fillStyle, ...style }} />;
+  return (
+    <main
+      id={MAIN_CONTENT_ID}
+      tabIndex={-1}
+      {...data}
+      {...props}
+      style={{ padding, ...fillStyle, ...style }}
+    />
+  );
 }

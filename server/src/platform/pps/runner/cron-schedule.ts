@@ -1,4 +1,4 @@
-import { failedPrecondition } from '../../../errors.ts';
+import { ApiError, Code, failedPrecondition } from '../../../errors.ts';
 import { parseCron } from '../cron.ts';
 import type { PipelineStateRow } from '../pps-store.ts';
 import type { RunnerContext } from './runner-context.ts';
@@ -34,7 +34,7 @@ export class CronSchedule {
         const timer = setTimeout(
           () => {
             if (this.c.isClosed()) return;
-            void this.tick(leaf).catch((error: unknown) =>
+            void this.tick(leaf, state.project, state.name).catch((error: unknown) =>
               console.error('pps: cron tick failed', error),
             );
             arm();
@@ -57,8 +57,35 @@ export class CronSchedule {
     }
   }
 
-  /** A cron tick: a commit with a file named by the time (all earlier ones removed if overwrite). */
-  async tick(leaf: CronInputSpec): Promise<void> {
+  /**
+   * With roles on: why the pipeline's creator may not write its cron input's repo now (a tick
+   * writes with the creator's authority), or null.
+   */
+  private tickDenied(leaf: CronInputSpec, project: string, pipeline: string): string | null {
+    if (!this.c.authority) return null;
+    const { pfs, store } = this.c.o;
+    const state = store.findState(project, pipeline);
+    const specRepo = pfs.findRepo({ project, name: pipeline, type: 'spec' });
+    const version = state ? store.version(project, pipeline, state.version) : undefined;
+    const specCommit =
+      specRepo && version ? pfs.findCommit(specRepo, version.spec_commit_id) : undefined;
+    return this.c.authority({
+      project,
+      pipeline,
+      creator: specCommit?.created_by ?? '',
+      inputs: [],
+      writes: [{ project: leaf.project, repo: leaf.repo }],
+      output: false,
+    });
+  }
+
+  /**
+   * A cron tick: a commit with a file named by the time (all earlier ones removed if overwrite).
+   * Refused (7, and nothing written) when the pipeline's creator may no longer write the repo.
+   */
+  async tick(leaf: CronInputSpec, project: string, pipeline: string): Promise<void> {
+    const denied = this.tickDenied(leaf, project, pipeline);
+    if (denied) throw new ApiError(Code.PERMISSION_DENIED, denied);
     const repo = this.c.o.pfs.getRepo({ project: leaf.project, name: leaf.repo, type: 'user' });
     const time = new Date().toISOString();
     const blob = await this.c.o.blobs.writeBytes(Buffer.from(''));
@@ -77,6 +104,6 @@ export class CronSchedule {
       (leaf): leaf is CronInputSpec => leaf.kind === 'cron',
     );
     if (crons.length === 0) throw failedPrecondition(`pipeline ${name} has no cron input`);
-    for (const leaf of crons) await this.tick(leaf);
+    for (const leaf of crons) await this.tick(leaf, project, name);
   }
 }

@@ -16,6 +16,24 @@ import {
 import type { RunnerContext } from './runner-context.ts';
 import { stageDir } from './worker.ts';
 
+/**
+ * pachd's output validation: the message naming a path two datums both wrote, or null. (Its
+ * files are the datums' outputs; a datum that writes a path twice writes it once.)
+ */
+export function outputClash(datums: DatumRow[]): string | null {
+  const writer = new Map<string, string>();
+  for (const datum of datums) {
+    if (datum.state !== 'SUCCESS' && datum.state !== 'SKIPPED') continue;
+    for (const file of JSON.parse(datum.output ?? '[]') as OutputFile[]) {
+      const other = writer.get(file.path);
+      if (other !== undefined && other !== datum.id)
+        return `duplicate path output by different datums (${file.path} from ${other} and ${file.path} from ${datum.id})`;
+      writer.set(file.path, datum.id);
+    }
+  }
+  return null;
+}
+
 /** Outputs of at least this many files are made durable with one filesystem sync. */
 const syncWholeFsFrom = 32;
 
@@ -180,6 +198,15 @@ export class JobOutputs {
     const current = store.jobByRowid(job.rowid);
     if (!current || isTerminal(current.state)) return;
     const jobDatums = datums ?? store.datums(job.rowid);
+    // As pachd validates an output commit: two datums may not write one path.
+    if (state === 'JOB_SUCCESS') {
+      const clash = outputClash(jobDatums);
+      if (clash) {
+        state = 'JOB_FAILURE';
+        reason = clash;
+        metaWritten = undefined; // written for a success: written again
+      }
+    }
     const meta = await (metaWritten ?? this.writeJobMeta(current, state, reason, jobDatums)).catch(
       (error: unknown) => {
         console.error('pps: could not write job metadata', error);

@@ -34,23 +34,29 @@ export class JobRunner {
     const version = store.version(job.project, job.pipeline, job.pipeline_version);
     const specCommit = specRepo ? pfs.findCommit(specRepo, version.spec_commit_id) : undefined;
     const spec = this.c.spec(job.project, job.pipeline, job.pipeline_version);
-    // Cron inputs are written by the platform's ticks, not read with the pipeline's authority.
+    // Cron inputs are written by the platform's ticks: the creator must (still) write them.
     const cronInputs = new Set(
       inputLeaves(spec.input)
         .filter((leaf) => leaf.kind === 'cron')
         .map((leaf) => leaf.name),
     );
     const inputRepos: { project: string; repo: string }[] = [];
+    const cronRepos: { project: string; repo: string }[] = [];
     for (const [name, commit] of inputs) {
       const repo = pfs.repoById(commit.repo_id);
-      if (repo && !cronInputs.has(name))
-        inputRepos.push({ project: repo.project, repo: repo.name });
+      if (repo)
+        (cronInputs.has(name) ? cronRepos : inputRepos).push({
+          project: repo.project,
+          repo: repo.name,
+        });
     }
     return this.c.authority({
       project: job.project,
       pipeline: job.pipeline,
       creator: specCommit?.created_by ?? '',
       inputs: inputRepos,
+      writes: cronRepos,
+      secrets: spec.transform.secrets.map((secret) => secret.name),
     });
   }
 

@@ -5,10 +5,11 @@ import type { LogStore } from '../logs.ts';
 import type { JobRow, JobState, PpsStore } from '../pps-store.ts';
 import type { SecretStore } from '../secrets.ts';
 import type { PipelineSpec } from '../spec.ts';
+import type { WorkerSlots } from './worker-slots.ts';
 
 /**
  * What the runner's parts share: job scheduling (runner.ts), running a job (job-run.ts),
- * launching datums (datum-launch.ts), output staging and ending jobs (job-output.ts) and cron
+ * launching datums (datum-launch.ts, with job-datums.ts, datum-env.ts and slot-launch.ts), output staging and ending jobs (job-output.ts) and cron
  * ticks (cron-schedule.ts). The Runner is the context.
  */
 
@@ -39,11 +40,19 @@ export type PipelineAuthority = (check: {
   /** Who created the job's pipeline version ('' when the platform did, or sign-in was off). */
   creator: string;
   inputs: { project: string; repo: string }[];
+  /** Repos it writes besides its output: its cron inputs' (the creator must write them). */
+  writes?: { project: string; repo: string }[];
+  /** Secrets it reads (the creator must still be allowed to). */
+  secrets?: string[];
+  /** Whether it writes its output now (a job: true, the default; a cron tick: false). */
+  output?: boolean;
 }) => string | null;
 
 export interface RunnerContext {
   readonly o: RunnerOptions;
   readonly launcher: Launcher;
+  /** What each worker slot of a running job is doing (worker status, RestartDatum). */
+  readonly workers: WorkerSlots;
   /** `<dataDir>/work`: the jobs' folders. */
   readonly workDir: string;
   /** Whether sign-in is on: then pipelines never run without a sandbox. */

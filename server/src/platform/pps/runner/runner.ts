@@ -23,7 +23,14 @@ import type {
   RunningJob,
 } from './runner-context.ts';
 import { sandboxAvailability } from './sandbox.ts';
-import { inputLeaves, readPipelineSpec, type CronInputSpec, type PipelineSpec } from '../spec.ts';
+import { WorkerSlots } from './worker-slots.ts';
+import {
+  inputCommitKey,
+  inputLeaves,
+  readPipelineSpec,
+  type CronInputSpec,
+  type PipelineSpec,
+} from '../spec.ts';
 
 export type { RunnerOptions } from './runner-context.ts';
 
@@ -43,6 +50,7 @@ export class Runner implements RunnerContext {
   private started = false;
   readonly workDir: string;
   readonly launcher: Launcher;
+  readonly workers = new WorkerSlots();
   signIn = false;
   authority: PipelineAuthority | null = null;
   private readonly outputs = new JobOutputs(this);
@@ -270,7 +278,7 @@ export class Runner implements RunnerContext {
       const commit =
         sameSet ?? this.latestFinished(repo, leaf.kind === 'cron' ? 'master' : leaf.branch);
       if (!commit) return new Error(`input ${leaf.name} has no finished commit on its branch`);
-      commits.set(leaf.name, commit);
+      commits.set(inputCommitKey(spec.input, leaf), commit);
     }
     return commits;
   }
@@ -338,8 +346,8 @@ export class Runner implements RunnerContext {
   }
 
   /** A cron tick: a commit with a file named by the time (all earlier ones removed if overwrite). */
-  tick(leaf: CronInputSpec): Promise<void> {
-    return this.crons.tick(leaf);
+  tick(leaf: CronInputSpec, project: string, pipeline: string): Promise<void> {
+    return this.crons.tick(leaf, project, pipeline);
   }
 
   runCron(project: string, name: string): Promise<void> {

@@ -2,17 +2,23 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { noUserNamespacesFilter } from './sandbox-seccomp.ts';
 
 /**
  * The sandbox datum processes run in: bubblewrap (`bwrap`), one per worker slot of a job. Inside,
  * a process sees the host's system folders read-only (/usr, /bin, /lib*, /sbin and a few files
  * of /etc), the project's own code read-only (so a datum may run a script of the project with
- * /usr/bin/node), its inputs read-only at /pfs/<input>, /pfs/out writable, a private /tmp, /proc
- * of its own processes and a minimal /dev. It never sees the data folder (nor secret.key in it,
+ * /usr/bin/node), its datum's inputs read-only at /pfs/<input> (an input the datum has no file
+ * of is absent), /pfs/out writable, a private /tmp, /proc of its own processes and a minimal
+ * /dev. It never sees the data folder (nor secret.key in it,
  * nor any job's folder) and has no network: it runs in namespaces of its own (mount, pid, net,
  * ipc, uts) as an unprivileged uid: nobody (65534) when the server runs as root, else the
- * server's own uid in a user namespace.
+ * server's own uid in a user namespace; a seccomp filter refuses it user namespaces of its own.
+ * Its /tmp is a tmpfs of the datum's disk limit (the other limits: launcher/limits.ts).
  */
+
+/** The file descriptor the launcher hands bubblewrap the seccomp filter on. */
+export const SECCOMP_FD = 5;
 
 /** Where bubblewrap is (IVORY_BWRAP, read when a job starts; by default Debian's). */
 export const bwrapPath = (): string => process.env.IVORY_BWRAP || '/usr/bin/bwrap';
@@ -104,7 +110,7 @@ function real(dir: string): string {
  * The host's part of the sandbox: system folders, /etc pieces, the project's code (read-only),
  * with every folder in `hidden` masked by an empty tmpfs where it lies under one of them.
  */
-function hostArgs(hidden: string[]): string[] {
+function hostArgs(hidden: string[], tmpBytes = 0): string[] {
   const args: string[] = [];
   const bound: string[] = [];
   for (const dir of systemFolders) {
@@ -112,8 +118,10 @@ function hostArgs(hidden: string[]): string[] {
     if (bind[0] === '--ro-bind') bound.push(dir);
     args.push(...bind);
   }
-  // A private /tmp first: the project's code, bound below, may itself live under /tmp.
-  args.push('--perms', '1777', '--tmpfs', '/tmp');
+  // A private /tmp first: the project's code, bound below, may itself live under /tmp. It is
+  // RAM: its size is the datum's disk limit.
+  args.push('--perms', '1777', ...(tmpBytes > 0 ? ['--size', String(tmpBytes)] : []));
+  args.push('--tmpfs', '/tmp');
   args.push('--dir', '/etc');
   for (const name of etcPieces) args.push(...bindSame(path.join('/etc', name)));
   // The project's code, unless it lies in a folder bound already or inside a hidden one.
@@ -180,19 +188,32 @@ function identityArgs(program: string): string[] {
 }
 
 export interface SandboxFolders {
-  /** Input name → host folder, seen read-only at /pfs/<name>. */
-  inputs: [string, string][];
-  /** Host folder seen (writable) at /pfs/out. */
+  /**
+   * Host folder seen read-only at /pfs: a worker slot's, holding an input's folder only while
+   * its datum has files of that input (so an input that is not part of a datum is absent).
+   */
+  pfs: string;
+  /** Host folder seen (writable) at /pfs/out; it lies in `pfs`. */
   out: string;
   /** Host folders never visible inside, even where they lie under a bound folder. */
   hidden: string[];
 }
 
-/** The argv that starts a shell (/bin/sh reading commands on stdin) in a new sandbox. */
-export function sandboxShellArgv(folders: SandboxFolders): string[] {
-  const args = [bwrapPath(), ...hostArgs(folders.hidden), '--dir', '/pfs'];
-  for (const [name, host] of folders.inputs) args.push('--ro-bind', host, `/pfs/${name}`);
+export interface SandboxOptions {
+  /** The size of its /tmp (a tmpfs), in bytes; 0 = as large as the kernel allows. */
+  tmpBytes?: number;
+}
+
+/**
+ * The argv that starts a shell (/bin/sh reading commands on stdin) in a new sandbox. Where this
+ * machine's seccomp filter is known (sandbox-seccomp.ts), bubblewrap reads it from fd 5 (the
+ * launcher opens it there) and its processes can make no user namespace.
+ */
+export function sandboxShellArgv(folders: SandboxFolders, options: SandboxOptions = {}): string[] {
+  const args = [bwrapPath(), ...hostArgs(folders.hidden, options.tmpBytes)];
+  args.push('--ro-bind', folders.pfs, '/pfs');
   args.push('--bind', folders.out, '/pfs/out', '--clearenv', '--setenv', 'PATH', defaultPath);
+  if (noUserNamespacesFilter()) args.push('--seccomp', String(SECCOMP_FD));
   args.push(...identityArgs('/bin/sh'));
   return args;
 }

@@ -42,11 +42,13 @@ export function prepareSpec(
   slot: SlotFolder,
   files: DatumFile[],
 ): { spec: PrepareSpec; bytes: number } {
-  const spec: PrepareSpec = { slot, dirs: [], copies: [], empties: [] };
+  const spec: PrepareSpec = { slot, dirs: [], copies: [], empties: [], emptied: [] };
   let bytes = 0;
   for (const file of files) {
+    if (file.s3) continue; // read over S3 in pachd: nothing is copied
     const target = path.join(slot.pfs, file.input, file.path);
-    if (file.emptyFile || file.sizeBytes === 0) spec.empties.push(target);
+    if (file.sizeBytes === 0) spec.empties.push(target);
+    else if (file.emptyFile) spec.emptied?.push([target, blobs.pathOf(file.hash)]);
     else {
       spec.copies.push([blobs.pathOf(file.hash), target, file.sizeBytes]);
       bytes += file.sizeBytes;
@@ -77,6 +79,8 @@ export function processResult(
   timeoutMs: number,
 ): ProcessResult {
   if (result.error) return { ok: false, reason: `cannot start ${command}: ${result.error}` };
+  // A limit broken fails it whatever its exit (a fork bomb's refused forks may go unnoticed).
+  if (result.limit) return { ok: false, reason: result.limit };
   if (result.killed) return { ok: false, reason: 'killed' };
   if (result.timedOut) return { ok: false, reason: `timed out after ${timeoutMs / 1000}s` };
   if (result.signal) return { ok: false, reason: `killed by ${result.signal}` };

@@ -2,7 +2,7 @@ import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Typography } from 'antd';
 import { useRef } from 'react';
-import { COMMIT_CONTENT_STALE_TIME_MS, queryKeys } from '../../../app/query-keys.ts';
+import { COMMIT_CONTENT_STALE_TIME_MS, queryKeys } from '../../../data/query-keys.ts';
 import { testIds } from '../../../test-ids.ts';
 import { CSV_PREFIX_BYTES, filePrefixQuery } from '../file-prefix.ts';
 import { firstRowsOf, type CsvRows } from '../load.ts';
@@ -39,6 +39,20 @@ export default function CsvPreview(props: RendererProps) {
   );
 }
 
+/** Narrowest and widest a column starts; the table scrolls sideways past its panel. */
+const COLUMN_PX = { min: 56, max: 280, perChar: 7.5, padding: 18 };
+
+/** Each column's width from its longest text in the header and the first 50 rows. */
+export function columnWidths(data: CsvRows): number[] {
+  const sample = [data.header, ...data.rows.slice(0, 50)];
+  const count = Math.max(...sample.map((row) => row.length));
+  return Array.from({ length: count }, (_, column) => {
+    const longest = Math.max(0, ...sample.map((row) => (row[column] ?? '').length));
+    const width = Math.round(longest * COLUMN_PX.perChar + COLUMN_PX.padding);
+    return Math.min(COLUMN_PX.max, Math.max(COLUMN_PX.min, width));
+  });
+}
+
 function CsvTable({ data }: { data: CsvRows }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -48,8 +62,9 @@ function CsvTable({ data }: { data: CsvRows }) {
     overscan: 20,
     initialRect: { width: 0, height: 480 },
   });
-  const columns = Math.max(data.header.length, ...data.rows.slice(0, 50).map((row) => row.length));
-  const template = `repeat(${columns}, minmax(90px, 1fr))`;
+  const widths = columnWidths(data);
+  const template = widths.map((width) => `minmax(${width}px, 1fr)`).join(' ');
+  const minWidth = widths.reduce((sum, width) => sum + width, 0);
   const cellStyle = {
     padding: '4px 8px',
     overflow: 'hidden',
@@ -58,13 +73,19 @@ function CsvTable({ data }: { data: CsvRows }) {
     borderRight: '1px solid var(--ivory-border-secondary)',
   } as const;
   return (
-    <div data-testid={testIds.csvPreview}>
+    <div data-testid={testIds.csvPreview} style={{ minWidth: 0 }}>
       <div
         ref={scrollRef}
         role="table"
+        aria-label="Rows of the file"
         aria-rowcount={data.rows.length + 1}
+        // Scrolls both ways with the keyboard too (a scrolling region must be focusable).
+        tabIndex={0}
         style={{
-          height: 480,
+          // As tall as its rows, up to what the window leaves under the commit's header (at most
+          // 480 px): a short file's sideways scrollbar sits right under its rows.
+          maxHeight: 'clamp(200px, calc(100vh - 440px), 480px)',
+          maxWidth: '100%',
           overflow: 'auto',
           border: '1px solid var(--ivory-border-secondary)',
           fontSize: 12,
@@ -80,7 +101,7 @@ function CsvTable({ data }: { data: CsvRows }) {
             zIndex: 1,
             background: 'var(--ivory-bg-subtle)',
             fontWeight: 600,
-            minWidth: columns * 90,
+            minWidth,
           }}
         >
           {data.header.map((cell, index) => (
@@ -93,7 +114,7 @@ function CsvTable({ data }: { data: CsvRows }) {
           style={{
             height: virtualizer.getTotalSize(),
             position: 'relative',
-            minWidth: columns * 90,
+            minWidth,
           }}
         >
           {virtualizer.getVirtualItems().map((item) => (

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Typography } from 'antd';
-import { COMMIT_CONTENT_STALE_TIME_MS, queryKeys } from '../../../app/query-keys.ts';
+import { COMMIT_CONTENT_STALE_TIME_MS, queryKeys } from '../../../data/query-keys.ts';
 import { testIds } from '../../../test-ids.ts';
 import { GZ_PREFIX_BYTES, filePrefixQuery } from '../file-prefix.ts';
 import { gunzipPrefix } from '../load.ts';

@@ -1,6 +1,6 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
-import { queryKeys } from '../../../app/query-keys.ts';
+import { queryKeys } from '../../../data/query-keys.ts';
 import type { PreviewRenderer } from '../registry.ts';
 import type { RendererProps } from './types.ts';
 

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import { COMMIT_CONTENT_STALE_TIME_MS, queryKeys } from '../../../app/query-keys.ts';
+import { COMMIT_CONTENT_STALE_TIME_MS, queryKeys } from '../../../data/query-keys.ts';
 import { fetchWholeText } from '../load.ts';
 import type { RendererProps } from './types.ts';
 

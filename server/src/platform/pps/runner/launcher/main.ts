@@ -20,6 +20,7 @@ import type {
   RunFields,
   RunMessage,
   SharedField,
+  ShellSpec,
   SlotFolder,
   ToLauncher,
   WarmMessage,
@@ -33,12 +34,14 @@ import {
   readySlot,
   resetSlot,
 } from './slot-files.ts';
+import { releaseGroups, removeStaleGroups } from './cgroups.ts';
 import { SlotShells, type ShellEntry } from './slot-shells.ts';
 
 /** Where the shells' output is staged while they run (argv[2]). */
 const logDir = process.argv[2] as string;
 rmSync(logDir, { recursive: true, force: true });
 mkdirSync(logDir, { recursive: true });
+removeStaleGroups();
 const shells = new SlotShells(logDir);
 
 interface Entry extends ShellEntry {
@@ -126,7 +129,12 @@ function onLine(entry: ShellEntry, line: string): void {
 }
 
 /** A request's process ended (or its shell died): its outputs are collected, its slot emptied. */
-function onExit(shellEntry: ShellEntry, code: number | null, signal: string | null): void {
+function onExit(
+  shellEntry: ShellEntry,
+  code: number | null,
+  signal: string | null,
+  limit = '',
+): void {
   const entry = shellEntry as Entry;
   const request = entry.request;
   clearTimeout(entry.timer ?? undefined);
@@ -136,21 +144,24 @@ function onExit(shellEntry: ShellEntry, code: number | null, signal: string | nu
     // The shell died under it.
     if (slot) distrustSlot(slot.root);
     if (entry.killed || entry.timedOut) return end(entry, { signal: 'SIGKILL', ms });
+    if (limit) return end(entry, { signal: 'SIGKILL', ms, limit });
     return end(entry, { error: 'the shell that started it exited', ms });
   }
   const succeeded =
+    !limit &&
     !entry.killed &&
     !entry.timedOut &&
     !signal &&
     (code === 0 || (code !== null && (request.accept ?? []).includes(code)));
   if (!request.collect || !succeeded) {
     if (slot && !succeeded) distrustSlot(slot.root);
-    return end(entry, { code, signal, ms });
+    return end(entry, { code, signal, ms, limit });
   }
   entry.phase = 'collecting';
   const collectStarted = performance.now();
-  const sandboxPfs = request.shell?.sandboxed ? slot?.pfs : undefined;
-  collect({ ...request.collect, sandboxPfs }).then(
+  const sandboxed = request.shell?.sandboxed;
+  const sandboxPfs = sandboxed ? slot?.pfs : undefined;
+  collect({ ...request.collect, sandboxPfs, sandboxTmp: sandboxed ? slot?.tmp : undefined }).then(
     ({ outputs, outEmpty }) => {
       try {
         if (slot) resetSlot(slot, outEmpty);
@@ -192,6 +203,8 @@ function runDirect(entry: Entry): void {
 
 /** The shells' argv, by key, as the server sent them with a key's first request. */
 const shellArgv = new Map<string, string[]>();
+/** The shells' limits, by key, sent with their argv. */
+const shellLimits = new Map<string, ShellSpec['limits']>();
 /** The shared fields of each shell key's last request (see RunMessage). */
 const lastShared = new Map<string, Partial<Record<SharedField, unknown>>>();
 
@@ -205,6 +218,7 @@ function complete(message: RunMessage & { id: number }): (RunFields & { id: numb
   let argv = shell.argv;
   if (argv) {
     shellArgv.set(shell.key, argv);
+    shellLimits.set(shell.key, shell.limits);
     lastShared.delete(shell.key);
   } else argv = shellArgv.get(shell.key);
   if (!argv) return `no shell is known for ${shell.key}`;
@@ -221,7 +235,10 @@ function complete(message: RunMessage & { id: number }): (RunFields & { id: numb
       if (value !== undefined) last[name] = value;
     }
   }
-  return { ...(fields as RunFields & { id: number }), shell: { ...shell, argv } };
+  return {
+    ...(fields as RunFields & { id: number }),
+    shell: { ...shell, argv, limits: shellLimits.get(shell.key) },
+  };
 }
 
 async function receive(message: RunMessage & { id: number }): Promise<void> {
@@ -283,6 +300,7 @@ function warm(message: WarmMessage): void {
   if (lastShared.has(shell.key)) return;
   if (shell.argv) {
     shellArgv.set(shell.key, shell.argv);
+    shellLimits.set(shell.key, shell.limits);
     lastShared.delete(shell.key);
   }
   const argv = shellArgv.get(shell.key);
@@ -300,7 +318,7 @@ function warmNext(): void {
   try {
     if (!shells.has(shell.key)) {
       readySlot(slot);
-      shells.warm({ ...shell, argv }, group, limit);
+      shells.warm({ ...shell, argv, limits: shellLimits.get(shell.key) }, group, limit);
     }
   } catch {
     distrustSlot(slot.root);
@@ -332,6 +350,7 @@ input.on('line', (line) => {
     const under = (key: string) =>
       key === message.prefix || key.startsWith(message.prefix + path.sep);
     for (const key of shellArgv.keys()) if (under(key)) shellArgv.delete(key);
+    for (const key of shellLimits.keys()) if (under(key)) shellLimits.delete(key);
     for (const key of lastShared.keys()) if (under(key)) lastShared.delete(key);
     for (const key of toWarm.keys()) if (under(key)) toWarm.delete(key);
     forgetFolders(message.prefix);
@@ -342,6 +361,6 @@ input.on('close', () => {
   shells.close();
   for (const entry of entries.values()) entry.stop?.();
   flushOut();
-  process.exit(0);
+  void releaseGroups().finally(() => process.exit(0));
 });
 process.stdout.on('error', () => process.exit(0));

@@ -1,4 +1,5 @@
 import type { OutputFile } from '../../pps-store.ts';
+import type { DatumLimits } from '../../resources.ts';
 
 /**
  * The messages between the server (launcher.ts) and the launcher process (launcher/main.ts):
@@ -24,6 +25,11 @@ export interface ShellSpec {
    * ends, and its outputs are taken as untrusted (links only inside /pfs, owned by the server).
    */
   sandboxed: boolean;
+  /**
+   * What each process of the shell may use (its control group, or rlimits: limits.ts); none
+   * when unset. Sent with `argv`.
+   */
+  limits?: DatumLimits;
 }
 
 /**
@@ -41,6 +47,11 @@ export interface SlotFolder {
   trash: string;
   /** Differs between job runs, so a new run never trusts a folder an earlier one left. */
   token: string;
+  /**
+   * The host folder its sandbox sees as /tmp, when it has one: an output that is a link into /tmp
+   * is read from there.
+   */
+  tmp?: string;
   /** Made the owner of `out` (uid = gid) when set: the sandbox's unprivileged user. */
   outOwner?: number;
   /**
@@ -58,6 +69,11 @@ export interface PrepareSpec {
   copies: [string, string, number][];
   /** Created empty. */
   empties: string[];
+  /**
+   * [target, blob]: an `emptyFiles` input's file, created empty, whose bytes are the blob's: an
+   * output that is a link to it lands with those bytes (as in pachd), not empty.
+   */
+  emptied?: [string, string][];
 }
 
 /** What a request asks for, as sent (the server's LaunchRequest without its callbacks). */
@@ -106,6 +122,8 @@ export interface LaunchResult {
   outputs: OutputFile[];
   /** Why `collect` failed ('' when it did not). */
   collectError: string;
+  /** The limit it broke, as a reason naming it ('' when none): it failed, whatever its exit. */
+  limit: string;
 }
 
 export const noResult: LaunchResult = {
@@ -120,6 +138,7 @@ export const noResult: LaunchResult = {
   prepareError: '',
   outputs: [],
   collectError: '',
+  limit: '',
 };
 
 /**
@@ -136,7 +155,7 @@ export type SharedField = (typeof sharedFields)[number];
  */
 export type RunMessage = Omit<RunFields, 'shell' | 'env' | 'cmd' | 'cwd' | 'stdin'> &
   Partial<Pick<RunFields, 'env' | 'cmd' | 'cwd' | 'stdin'>> & {
-    shell?: Omit<ShellSpec, 'argv'> & { argv?: string[] };
+    shell?: Omit<ShellSpec, 'argv' | 'limits'> & Partial<Pick<ShellSpec, 'argv' | 'limits'>>;
     same?: SharedField[];
   };
 
@@ -147,7 +166,7 @@ export type RunMessage = Omit<RunFields, 'shell' | 'env' | 'cmd' | 'cwd' | 'stdi
  */
 export interface WarmMessage {
   t: 'warm';
-  shell: Omit<ShellSpec, 'argv'> & { argv?: string[] };
+  shell: Omit<ShellSpec, 'argv' | 'limits'> & Partial<Pick<ShellSpec, 'argv' | 'limits'>>;
   slot: SlotFolder;
   group: string;
   limit: number;

@@ -17,6 +17,7 @@ import {
   readSync,
   realpathSync,
   renameSync,
+  rmdirSync,
   rmSync,
   statSync,
   unlinkSync,
@@ -65,6 +66,11 @@ interface Made {
   kind: 'link' | 'file' | 'dir';
 }
 const madeBySlot = new Map<string, Map<string, Made>>();
+/**
+ * The files of a slot's datum that `emptyFiles` made empty, by slot pfs folder: their real path
+ * → the blob holding their bytes (see PrepareSpec.emptied).
+ */
+const emptiedBySlot = new Map<string, Map<string, string>>();
 
 /** Notes an entry `prepare` made at `full` (a path under the slot's pfs folder). */
 function noteMade(slot: SlotFolder, made: Map<string, Made>, full: string, kind: Made['kind']) {
@@ -98,8 +104,10 @@ function missing(dir: string): boolean {
 }
 
 /**
- * Empties a slot not known to be empty (or makes it): its input and output folders stay (a
- * sandbox may bind them), what they hold goes to the trash.
+ * Empties a slot not known to be empty (or makes it): its pfs and output folders stay (a sandbox
+ * binds them), what they hold goes to the trash. Its input folders go too: a datum's inputs
+ * appear only when the datum has files of them (an input of a union or a cross that is not part
+ * of the datum is absent, as in pachd).
  */
 function rebuildSlot(slot: SlotFolder): void {
   readySlots.delete(slot.root);
@@ -109,14 +117,23 @@ function rebuildSlot(slot: SlotFolder): void {
     rmSync(slot.root, { recursive: true, force: true });
     mkdirSync(slot.pfs, { recursive: true });
   }
-  const expected = new Set([...slot.inputs, slot.out].map((dir) => path.basename(dir)));
+  const out = path.basename(slot.out);
   for (const name of readdirSync(slot.pfs))
-    if (!expected.has(name)) discard(slot, path.join(slot.pfs, name));
-  for (const dir of [...slot.inputs, slot.out]) {
-    if (missing(dir)) mkdirSync(dir);
-    else for (const name of readdirSync(dir)) discard(slot, path.join(dir, name));
-  }
+    if (name !== out) discard(slot, path.join(slot.pfs, name));
+  if (missing(slot.out)) mkdirSync(slot.out);
+  else for (const name of readdirSync(slot.out)) discard(slot, path.join(slot.out, name));
   if (slot.outOwner !== undefined) chownSync(slot.out, slot.outOwner, slot.outOwner);
+}
+
+/** Removes the slot's input folders, emptied already (one missing was not part of the datum). */
+function removeInputFolders(slot: SlotFolder): void {
+  for (const dir of slot.inputs) {
+    try {
+      rmdirSync(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
 }
 
 /** Makes a slot ready for its first datum ahead of it (emptied, or made, unless it is ready). */
@@ -148,10 +165,12 @@ export function resetSlot(slot: SlotFolder, outEmpty: boolean): void {
     }
     if (!outEmpty)
       for (const name of readdirSync(slot.out)) discard(slot, path.join(slot.out, name));
+    removeInputFolders(slot);
     readySlots.set(slot.root, slot.token);
     return;
   }
-  for (const dir of slot.inputs)
+  for (const dir of slot.inputs) {
+    if (missing(dir)) continue; // not part of the datum
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       // A link to a blob is only unlinked (it never becomes a spare: writing over it would
       // change the blob).
@@ -163,10 +182,12 @@ export function resetSlot(slot: SlotFolder, outEmpty: boolean): void {
       // (One that has another name by then is not overwritten: see overwrite.)
       if (entry.isFile() && pool.length < maxSpares) pool.push(moved);
     }
+  }
   if (!outEmpty) for (const name of readdirSync(slot.out)) discard(slot, path.join(slot.out, name));
-  const expected = new Set([...slot.inputs, slot.out].map((dir) => path.basename(dir)));
+  removeInputFolders(slot);
+  const out = path.basename(slot.out);
   for (const name of readdirSync(slot.pfs))
-    if (!expected.has(name)) discard(slot, path.join(slot.pfs, name));
+    if (name !== out) discard(slot, path.join(slot.pfs, name));
   readySlots.set(slot.root, slot.token);
 }
 
@@ -255,7 +276,7 @@ export async function prepare(spec: PrepareSpec): Promise<void> {
   const note = (full: string, kind: Made['kind']) => {
     if (slot && noted) noteMade(slot, noted, full, kind);
   };
-  const made = new Set<string>(slot ? [...slot.inputs, slot.out] : []);
+  const made = new Set<string>(slot ? [slot.pfs, slot.out] : []);
   const ensureDir = (dir: string) => {
     if (made.has(dir)) return;
     mkdirSync(dir, { recursive: true });
@@ -268,6 +289,17 @@ export async function prepare(spec: PrepareSpec): Promise<void> {
   for (const file of spec.empties) {
     writeFileSync(file, '');
     note(file, 'file');
+  }
+  const emptied = new Map<string, string>();
+  for (const [file, blob] of spec.emptied ?? []) {
+    ensureDir(path.dirname(file));
+    writeFileSync(file, '');
+    note(file, 'file');
+    emptied.set(realpathSync(file), blob);
+  }
+  if (slot) {
+    if (emptied.size > 0) emptiedBySlot.set(slot.pfs, emptied);
+    else emptiedBySlot.delete(slot.pfs);
   }
   const large: Promise<void>[] = [];
   for (const [src, dst, size] of spec.copies) {
@@ -316,19 +348,25 @@ async function hashFile(file: string): Promise<{ hash: string; size: number }> {
 
 /**
  * Where a link a sandboxed process made points on the host: its target read as the sandbox sees
- * it (`/pfs/…` is the slot's `pfs` folder), which must lie inside the slot's `pfs` folder —
- * never a file of the host the process could not see.
+ * it (`/pfs/…` is the slot's `pfs` folder, `/tmp/…` the slot's tmp folder), which must lie inside
+ * one of them — never a file of the host the process could not see.
  */
-function linkInsideSlot(link: string, pfs: string): string {
+function linkInsideSlot(link: string, pfs: string, tmp: string | undefined): string {
   const target = readlinkSync(link);
+  const under = (root: string) =>
+    target === root || target.startsWith(root + '/') ? target.slice(root.length) : null;
+  const inPfs = under('/pfs');
+  const inTmp = tmp ? under('/tmp') : null;
   const mapped =
-    target === '/pfs' || target.startsWith('/pfs/')
-      ? path.join(pfs, target.slice('/pfs'.length))
-      : path.resolve(path.dirname(link), target);
+    inPfs !== null
+      ? path.join(pfs, inPfs)
+      : inTmp !== null
+        ? path.join(tmp as string, inTmp)
+        : path.resolve(path.dirname(link), target);
   const real = realpathSync(mapped);
-  const root = realpathSync(pfs);
-  if (real !== root && !real.startsWith(root + path.sep))
-    throw new Error(`output ${path.basename(link)} is a link to outside /pfs`);
+  const roots = [pfs, ...(tmp ? [tmp] : [])].map((root) => realpathSync(root));
+  if (!roots.some((root) => real === root || real.startsWith(root + path.sep)))
+    throw new Error(`output ${path.basename(link)} is a link to outside /pfs and /tmp`);
   return real;
 }
 
@@ -342,6 +380,8 @@ export async function collect(spec: {
   stage: string;
   /** The slot's pfs folder, when a sandbox made the outputs. */
   sandboxPfs?: string;
+  /** The folder the sandbox sees as /tmp, when it has one. */
+  sandboxTmp?: string;
 }): Promise<{ outputs: OutputFile[]; outEmpty: boolean }> {
   if (!stages.has(spec.stage)) {
     mkdirSync(spec.stage, { recursive: true });
@@ -349,6 +389,7 @@ export async function collect(spec: {
   }
   const outputs: OutputFile[] = [];
   let outEmpty = true;
+  const emptied = emptiedBySlot.get(path.dirname(spec.out));
   const walk = async (dir: string, prefix: string): Promise<void> => {
     const names = readdirSync(dir, { withFileTypes: true });
     names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -356,16 +397,19 @@ export async function collect(spec: {
       const full = path.join(dir, entry.name);
       const resolved =
         entry.isSymbolicLink() && spec.sandboxPfs !== undefined
-          ? linkInsideSlot(full, spec.sandboxPfs)
+          ? linkInsideSlot(full, spec.sandboxPfs, spec.sandboxTmp)
           : full;
       const info = entry.isSymbolicLink() ? statSync(resolved) : null;
       if (entry.isDirectory() || info?.isDirectory()) {
         outEmpty = false;
         await walk(resolved, `${prefix}/${entry.name}`);
       } else if (entry.isFile() || info?.isFile()) {
-        // A link to a file becomes a copy of it: the staged file is what lands in the store.
-        if (info) {
-          await fsp.copyFile(resolved, `${full}.ivory-link`);
+        // A link to a file becomes a copy of it: the staged file is what lands in the store
+        // (a link to an input `emptyFiles` made empty: a copy of the input's bytes).
+        // (A file of a linked input folder is an input, emptied or not.)
+        const bytes = emptied ? emptied.get(realpathSync(resolved)) : undefined;
+        if (info || bytes) {
+          await fsp.copyFile(bytes ?? resolved, `${full}.ivory-link`);
           renameSync(`${full}.ivory-link`, full);
         }
         // A sandboxed process's file becomes the server's, read-only to others, before it is
@@ -389,6 +433,7 @@ export function forgetFolders(prefix: string): void {
   const under = (dir: string) => dir === prefix || dir.startsWith(prefix + path.sep);
   for (const root of readySlots.keys()) if (under(root)) readySlots.delete(root);
   for (const root of madeBySlot.keys()) if (under(root)) madeBySlot.delete(root);
+  for (const pfs of emptiedBySlot.keys()) if (under(pfs)) emptiedBySlot.delete(pfs);
   for (const stage of stages) if (under(stage)) stages.delete(stage);
   for (const trash of spares.keys()) if (under(trash)) spares.delete(trash);
 }

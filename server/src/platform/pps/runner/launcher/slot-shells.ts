@@ -9,12 +9,17 @@ import {
   readSync,
   rmSync,
   statSync,
+  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { StringDecoder } from 'node:string_decoder';
+import type { DatumLimits } from '../../resources.ts';
+import { noUserNamespacesFilter } from '../sandbox-seccomp.ts';
+import { datumCgroups, type CgroupCounters, type SlotCgroup } from './cgroups.ts';
+import { limitedArgv, limitReason } from './limits.ts';
 import type { RunFields, ShellSpec } from './protocol.ts';
 
 /**
@@ -48,8 +53,11 @@ export interface ShellEntry {
   rerun?: boolean;
   onStart(entry: ShellEntry): void;
   onLine(entry: ShellEntry, line: string): void;
-  /** `status`: the exit status, or null when the shell died under it. */
-  onExit(entry: ShellEntry, status: number | null, signal: string | null): void;
+  /**
+   * `status`: the exit status, or null when the shell died under it. `limit`: the limit it
+   * broke, as a reason naming it ('' for none).
+   */
+  onExit(entry: ShellEntry, status: number | null, signal: string | null, limit: string): void;
 }
 
 interface Group {
@@ -77,6 +85,11 @@ interface Shell {
   logOffset: number;
   logText: string;
   decoder: StringDecoder;
+  /** Its limits, and its control group (null: none, or rlimits only). */
+  limits: DatumLimits | null;
+  cgroup: SlotCgroup | null;
+  /** The group's counters when its current process started (after the last one ended). */
+  counters: CgroupCounters | null;
 }
 
 const readBuffer = Buffer.alloc(64 * 1024);
@@ -177,6 +190,20 @@ export class SlotShells {
     for (const shell of this.shells.values()) this.killShell(shell);
   }
 
+  private filterPath = '';
+
+  /** The sandbox's seccomp filter (sandbox-seccomp.ts), written once into the log folder. */
+  private filterFile(): string {
+    if (!this.filterPath) {
+      const filter = noUserNamespacesFilter();
+      if (!filter) throw new Error(`no seccomp filter is known for ${process.arch}`);
+      const file = path.join(this.logDir, 'no-user-namespaces.bpf');
+      writeFileSync(file, filter);
+      this.filterPath = file;
+    }
+    return this.filterPath;
+  }
+
   private group(name: string, limit: number): Group {
     let group = this.groups.get(name);
     if (!group) {
@@ -197,13 +224,35 @@ export class SlotShells {
     const group = this.group(groupName, limit);
     const logPath = path.join(this.logDir, String(++this.count));
     const logFd = openSync(logPath, 'a+');
-    const [program = '/bin/sh', ...args] = spec.argv;
-    // fd 3: the log (appending); fd 4: the job's tokens.
-    const child = spawn(program, args, {
-      stdio: ['pipe', 'pipe', 'ignore', logFd, group.fd],
-      env: {},
-      detached: true,
-    });
+    let cgroup: SlotCgroup | null = null;
+    if (spec.limits) {
+      try {
+        cgroup = datumCgroups()?.create(`slot-${this.count}`, spec.limits) ?? null;
+      } catch {
+        cgroup = null; // rlimits only
+      }
+    }
+    const argv = spec.limits ? limitedArgv(spec.argv, spec.limits, cgroup) : spec.argv;
+    const [program = '/bin/sh', ...args] = argv;
+    // fd 3: the log (appending); fd 4: the job's tokens; fd 5: the sandbox's seccomp filter.
+    const filterFd = spec.argv.includes('--seccomp') ? openSync(this.filterFile(), 'r') : null;
+    let child: ChildProcess;
+    try {
+      child = spawn(program, args, {
+        stdio: [
+          'pipe',
+          'pipe',
+          'ignore',
+          logFd,
+          group.fd,
+          ...(filterFd === null ? [] : [filterFd]),
+        ],
+        env: {},
+        detached: true,
+      });
+    } finally {
+      if (filterFd !== null) closeSync(filterFd);
+    }
     const shell: Shell = {
       key: spec.key,
       group,
@@ -217,20 +266,23 @@ export class SlotShells {
       logOffset: 0,
       logText: '',
       decoder: new StringDecoder('utf8'),
+      limits: spec.limits ?? null,
+      cgroup,
+      counters: cgroup?.counters() ?? null,
     };
     this.shells.set(spec.key, shell);
     group.shells.add(shell);
     child.stdin?.on('error', () => undefined);
     const lines = createInterface({ input: child.stdout!, crlfDelay: Infinity });
     lines.on('line', (line) => {
-      const [kind, id, value] = line.split(' ');
+      const [kind, id, value, tmpFree] = line.split(' ');
       const entry = shell.queue[0];
       if (!entry || entry.id !== Number(id)) return;
       if (kind === 'S') {
         entry.started = performance.now();
         entry.tokenTaken = true;
         entry.onStart(entry);
-      } else if (kind === 'X') this.onProcessExit(shell, Number(value));
+      } else if (kind === 'X') this.onProcessExit(shell, Number(value), tmpFree ?? '');
     });
     // 'close': every line it printed has been read by then.
     child.on('close', () => this.onShellGone(shell));
@@ -248,7 +300,16 @@ export class SlotShells {
     }
   }
 
-  private onProcessExit(shell: Shell, status: number): void {
+  /** Why the shell's process that just ended broke a limit ('' when it did not). */
+  private limitBroken(shell: Shell, signal: string | null, tmpFree: string): string {
+    if (!shell.limits) return '';
+    const before = shell.counters;
+    const after = shell.cgroup?.counters() ?? null;
+    shell.counters = after;
+    return limitReason(shell.limits, { before, after, signal, tmpFree });
+  }
+
+  private onProcessExit(shell: Shell, status: number, tmpFree: string): void {
     const entry = shell.queue.shift() as ShellEntry;
     this.readLog(shell);
     if (shell.logOwners[0] === entry) {
@@ -263,9 +324,11 @@ export class SlotShells {
       ftruncateSync(shell.logFd, 0);
       shell.logOffset = 0;
     }
-    if (status >= 128 && status - 128 in signalNames)
-      entry.onExit(entry, null, signalNames[status - 128] as string);
-    else entry.onExit(entry, status, null);
+    const signal =
+      status >= 128 && status - 128 in signalNames ? (signalNames[status - 128] as string) : null;
+    const limit = this.limitBroken(shell, signal, tmpFree);
+    if (signal) entry.onExit(entry, null, signal, limit);
+    else entry.onExit(entry, status, null, limit);
   }
 
   private onShellGone(shell: Shell): void {
@@ -277,6 +340,9 @@ export class SlotShells {
     group.shells.delete(shell);
     const held = shell.queue;
     shell.queue = [];
+    // The shell itself may have been killed at a limit (the out-of-memory killer picks it too).
+    const limit = held.length > 0 ? this.limitBroken(shell, null, '') : '';
+    shell.cgroup?.remove();
     // A process that started and never put its token back (killed, or it killed its shell).
     if (held[0]?.tokenTaken) writeSync(group.fd, '\n');
     const rerun: ShellEntry[] = [];
@@ -291,7 +357,7 @@ export class SlotShells {
       if (!shell.dying && !entry.tokenTaken && !entry.rerun) {
         entry.rerun = true;
         rerun.push(entry);
-      } else entry.onExit(entry, null, null);
+      } else entry.onExit(entry, null, null, limit);
     }
     closeSync(shell.logFd);
     rmSync(shell.logPath, { force: true });
@@ -305,7 +371,7 @@ export class SlotShells {
       try {
         this.run(entry);
       } catch {
-        entry.onExit(entry, null, null);
+        entry.onExit(entry, null, null, '');
       }
     }
   }
@@ -449,9 +515,15 @@ export class SlotShells {
     // log (the launcher reads it only if the shell dies: whether it holds a token).
     const start =
       request.timeoutMs > 0 ? `echo "S ${id}"` : `printf '%s' ${quote(startMarker(id))} >&3`;
+    // A failed process of a sandbox with a size-limited /tmp: its free blocks, to tell a full
+    // /tmp (the disk limit) from any other failure. (Only then: it costs a process.)
+    const tmpCheck =
+      request.shell?.sandboxed && (request.shell.limits?.diskBytes ?? 0) > 0
+        ? `f=; [ "$s" -eq 0 ] || f=$(stat -f -c %a /tmp 2>/dev/null); `
+        : 'f=; ';
     let command =
-      `read t <&4; ${start}; ${run}; printf '\\n' >&4; ${sweep}` +
-      `printf '%s' ${quote(marker(id))} >&3; echo "X ${id} $s"\n`;
+      `read t <&4; ${start}; ${run}; printf '\\n' >&4; ${sweep}${tmpCheck}` +
+      `printf '%s' ${quote(marker(id))} >&3; echo "X ${id} $s $f"\n`;
     if (request.stdin) {
       const body = request.stdin.endsWith('\n') ? request.stdin : `${request.stdin}\n`;
       command += `${body}${endOfInput}\n`;

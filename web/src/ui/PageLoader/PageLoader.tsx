@@ -1,4 +1,4 @@
-import { testIds } from '../test-ids.ts';
+import { testIds } from '../../test-ids.ts';
 
 const spinnerStyle = {
   width: 32,

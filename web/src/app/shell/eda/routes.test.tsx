@@ -2,9 +2,9 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import type { RouteObject } from 'react-router';
-import { screenRoutes } from '../../app/router.tsx';
-import { createFakeApiClient } from '../../test/fake-api-client.ts';
-import { renderApp } from '../../test/render.tsx';
+import { screenRoutes } from '../../router.tsx';
+import { createFakeApiClient } from '../../../test/fake-api-client.ts';
+import { renderApp } from '../../../test/render.tsx';
 
 /** The shell's paths (spec section 2, "Shell of the variant application, in match order"). */
 const shellOrder = [

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createFakeApiClient } from '../../test/fake-api-client.ts';
-import { renderApp } from '../../test/render.tsx';
-import { testIds } from '../../test-ids.ts';
-import { stubViewportWidth } from '../../test/viewport.ts';
+import { createFakeApiClient } from '../../../test/fake-api-client.ts';
+import { renderApp } from '../../../test/render.tsx';
+import { testIds } from '../../../test-ids.ts';
+import { stubViewportWidth } from '../../../test/viewport.ts';
 
 const nav = () => screen.getByRole('navigation', { name: 'Benchmarking' });
 const navLinks = [

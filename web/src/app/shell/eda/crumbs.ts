@@ -1,4 +1,4 @@
-import { decodeSegment, finish, type Crumb } from '../../app/shell/crumbs.ts';
+import { decodeSegment, finish, type Crumb } from '../crumbs.ts';
 
 /** Each benchmarking section's name and list; an upload (`/updatebolt/:name`) is under Bolts. */
 const sections = new Map<string, Crumb>([

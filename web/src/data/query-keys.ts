@@ -54,6 +54,8 @@ export const queryKeys = {
     ['pps', project, 'jobs', 'pipeline', pipeline, jobId] as const,
   jobSet: (jobSetId: string) => ['pps', 'jobSet', jobSetId] as const,
   commitSet: (commitSetId: string) => ['pps', 'commitSet', commitSetId] as const,
+  /** The datums a pipeline input would make (the editor's preview), by the input's JSON. */
+  datumPreview: (inputJson: string) => ['pps', 'datumPreview', inputJson] as const,
   datums: (project: string, pipeline: string, jobId: string) =>
     ['pps', project, 'jobs', 'pipeline', pipeline, jobId, 'datums'] as const,
   datum: (project: string, pipeline: string, jobId: string, datumId: string) =>

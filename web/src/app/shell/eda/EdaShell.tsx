@@ -1,6 +1,6 @@
 import { useLocation } from 'react-router';
-import { ShellFrame } from '../../app/shell/ShellFrame.tsx';
-import { testIds } from '../../test-ids.ts';
+import { ShellFrame } from '../ShellFrame.tsx';
+import { testIds } from '../../../test-ids.ts';
 import { edaCrumbsOf } from './crumbs.ts';
 import { edaNavItems } from './nav-items.tsx';
 

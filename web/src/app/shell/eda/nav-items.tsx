@@ -3,8 +3,8 @@ import PartitionOutlined from '@ant-design/icons-svg/es/asn/PartitionOutlined';
 import ProfileOutlined from '@ant-design/icons-svg/es/asn/ProfileOutlined';
 import ThunderboltOutlined from '@ant-design/icons-svg/es/asn/ThunderboltOutlined';
 import ToolOutlined from '@ant-design/icons-svg/es/asn/ToolOutlined';
-import { Icon } from '../../ui/Icon/index.ts';
-import type { SideNavItem } from '../../ui/SideNav/index.ts';
+import { Icon } from '../../../ui/Icon/index.ts';
+import type { SideNavItem } from '../../../ui/SideNav/index.ts';
 
 /**
  * The benchmarking screens in the side navigation. The overview is `/` (and `/flows`, the same

@@ -1,0 +1,1 @@
+export { NoWrap } from './NoWrap.tsx';

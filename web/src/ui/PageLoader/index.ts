@@ -1,0 +1,1 @@
+export { PageLoader } from './PageLoader.tsx';
