@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project runs with, where missing (apt-get; sudo when not root).
-# Arguments name them: `chromium` (the end-to-end tests' browser, never a downloaded build) and
-# `bubblewrap` (/usr/bin/bwrap: the sandbox pipeline code runs in). Without arguments: both.
+# Arguments name them: `chromium` (the end-to-end tests' browser, never a downloaded build),
+# `bubblewrap` (/usr/bin/bwrap: the sandbox pipeline code runs in), and the EDA demo's optional
+# tools `iverilog`, `verilator` and `opensta` (the tests run the flow with each tool, and without
+# it through IVORY_EDA_TOOLS_PATH). Without arguments: chromium and bubblewrap.
 set -euo pipefail
 wanted=("$@")
 if [ ${#wanted[@]} -eq 0 ]; then wanted=(chromium bubblewrap); fi
@@ -10,6 +12,9 @@ for package in "${wanted[@]}"; do
   case "$package" in
     chromium) program=/usr/bin/chromium ;;
     bubblewrap) program=/usr/bin/bwrap ;;
+    iverilog) program=/usr/bin/iverilog ;;
+    verilator) program=/usr/bin/verilator ;;
+    opensta) program=/usr/bin/sta ;;
     *) echo "ensure-packages: unknown package $package" >&2; exit 2 ;;
   esac
   if [ ! -x "$program" ]; then missing+=("$package"); fi

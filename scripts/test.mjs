@@ -20,8 +20,12 @@ const vitestReport = (name) => [
   `--outputFile.json=${join(reports, name)}`,
 ];
 const steps = [
-  // Pipelines run in bubblewrap's sandbox (the integration and end-to-end tests run them).
-  { name: 'system packages', cmd: ['bash', 'scripts/ensure-packages.sh', 'bubblewrap'] },
+  // Pipelines run in bubblewrap's sandbox (the integration and end-to-end tests run them); the
+  // EDA demo's tests run its flow with Icarus Verilog, Verilator and OpenSTA (and without them).
+  {
+    name: 'system packages',
+    cmd: ['bash', 'scripts/ensure-packages.sh', 'bubblewrap', 'iverilog', 'verilator', 'opensta'],
+  },
   { name: 'typecheck', cmd: ['npm', 'run', 'typecheck'] },
   { name: 'lint', cmd: ['npm', 'run', 'lint'] },
   {

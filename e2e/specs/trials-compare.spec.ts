@@ -99,11 +99,18 @@ test('create trials, filter them by a metric, and compare two', async ({ page })
   await page.getByTestId(testIds.trialsCompare).click();
   await expect(page).toHaveURL(/\/project\/default\/trials\/compare\?ids=/);
 
+  // The table of differences first: accuracy per trial, and the second's delta against the first.
+  const accuracyRow = page.locator(
+    '[data-testid="trials-metric-diff-row"][data-metric="accuracy"]',
+  );
+  await expect(accuracyRow.locator('[data-verdict]')).toHaveCount(1);
+  await expect(accuracyRow).toContainText('%');
+  // Below it, a bar per trial named on the axis, in the columns' order, its value on it.
   const chart = page.locator(`[data-testid="${testIds.trialsBarChart}"][data-metric="accuracy"]`);
   await expect(chart.locator('.recharts-bar-rectangle')).toHaveCount(2);
-  for (const id of ids) {
-    await expect(chart.locator('.recharts-legend-item', { hasText: id.slice(-8) })).toHaveCount(1);
-  }
+  const ticks = chart.locator('.recharts-xAxis .recharts-cartesian-axis-tick');
+  await expect(ticks).toHaveText(ids.map((id) => id.slice(-8)));
+  await expect(chart.locator('.recharts-label-list text')).toHaveCount(2);
   // The loss histories overlaid: a line per trial, the step on the x axis.
   const history = page.locator(`[data-testid="${testIds.trialsHistoryChart}"][data-metric="loss"]`);
   await expect(history.locator('.recharts-line')).toHaveCount(2);

@@ -16,6 +16,11 @@ export interface ServerConfig {
   seed: boolean;
   /** Seed the EDA demo project (with `seed`, on first start); IVORY_SEED_EDA=false skips it. */
   seedEda: boolean;
+  /**
+   * Where the EDA flow's stages and /setup look for iverilog, vvp, verilator and sta instead of
+   * PATH (IVORY_EDA_TOOLS_PATH, ':'-separated folders); '' = PATH.
+   */
+  edaToolsPath?: string;
   logLevel: string;
   /** IVORY_LOG_FORMAT: `auto` (pretty on a terminal, JSON otherwise), `pretty` or `json`. */
   logFormat?: 'auto' | 'pretty' | 'json';
@@ -52,6 +57,7 @@ export const SERVER_ENV_NAMES = [
   'IVORY_DISABLE_TELEMETRY',
   'IVORY_SEED',
   'IVORY_SEED_EDA',
+  'IVORY_EDA_TOOLS_PATH',
   'IVORY_LOG_LEVEL',
   'IVORY_LOG_FORMAT',
   'IVORY_UPLOAD_TTL_MS',
@@ -156,6 +162,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     auth: readAuthConfig(env),
     seed: flag(env.IVORY_SEED, true),
     seedEda: flag(env.IVORY_SEED_EDA, true),
+    edaToolsPath: env.IVORY_EDA_TOOLS_PATH ?? '',
     logLevel: env.IVORY_LOG_LEVEL || 'info',
     logFormat: logFormat(env.IVORY_LOG_FORMAT),
     uploadTtlMs: integer(env.IVORY_UPLOAD_TTL_MS, 24 * 60 * 60 * 1000, 'IVORY_UPLOAD_TTL_MS'),

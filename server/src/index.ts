@@ -7,6 +7,7 @@ import {
   registerWhoAmIRoute,
 } from './auth/index.ts';
 import type { ServerConfig } from './config.ts';
+import { edaBoltPlanner } from './eda/bolt-cases.ts';
 import { registerEdaToolsApi } from './eda/tools.ts';
 import { ApiError, invalidArgument } from './errors.ts';
 import { callerResolver } from './grpc/grpc-auth.ts';
@@ -127,7 +128,9 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
     registerAuthorizeRoute(app, auth);
   }
   registerHealthRoute(app);
-  registerEdaToolsApi(platform.methods);
+  registerEdaToolsApi(platform.methods, config.edaToolsPath);
+  // Which cases a commit to the EDA flow's bolt affects, and the case a new design gets.
+  platform.trials.planner = edaBoltPlanner;
   // With roles on, the gateway and gRPC dispatch to the checked registry (one table, every method).
   const served = authorizer ? authorizer.wrap(platform.methods) : platform.methods;
   const grpc =
@@ -189,6 +192,24 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
     faults,
     (request) => pachTokenFor(request, cluster?.tokens ?? null),
     uploadChunkCheck(authorizer),
+    // The trials a commit to a flow's bolt started (embedded platform), for the modal to name.
+    async (landed) => {
+      if (cluster) return {};
+      const trials = await Promise.race([
+        platform.trials.trialsOfBoltCommit(landed.project, landed.repo, landed.commitId),
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), 30_000).unref()),
+      ]);
+      return trials
+        ? {
+            trials: trials.map((trial) => ({
+              id: trial.id,
+              project: { name: trial.project },
+              flow: trial.flow,
+              case: trial.case_name,
+            })),
+          }
+        : {};
+    },
   );
   await registerStaticRoutes(app, config.webDist);
 
@@ -200,7 +221,8 @@ export async function buildServer(config: ServerConfig): Promise<IvoryServer> {
   // The EDA demo's trials need the running runner (it creates their jobs); they run in it.
   if (fresh && config.seedEda) {
     const { pfs, blobs, pps, trials } = platform;
-    if (await seedEda(pfs, blobs, pps, trials)) app.log.info('seeded the EDA demo project');
+    if (await seedEda(pfs, blobs, pps, trials, { toolsPath: config.edaToolsPath }))
+      app.log.info('seeded the EDA demo project');
   }
 
   const cleanup = setInterval(

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +19,21 @@ export interface EdaTool {
   version: string;
   /** How to get it when it is missing. */
   install: string;
+}
+
+/** The program in the tools path (':'-separated folders), or the bare name for PATH. */
+function located(program: string, toolsPath: string): string {
+  if (!toolsPath) return program;
+  for (const dir of toolsPath.split(':').filter(Boolean)) {
+    const candidate = path.join(dir, program);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not in this folder
+    }
+  }
+  return path.join(toolsPath.split(':')[0] ?? '', program);
 }
 
 function firstLine(program: string, args: string[]): Promise<string | null> {
@@ -42,13 +58,17 @@ async function yosysVersion(): Promise<string | null> {
   }
 }
 
-/** Looks for every tool (each time: installing one needs no restart). */
-export async function detectEdaTools(): Promise<EdaTool[]> {
-  const [yosys, iverilog, vvp, verilator] = await Promise.all([
+/**
+ * Looks for every tool (each time: installing one needs no restart), in `toolsPath` when given
+ * (IVORY_EDA_TOOLS_PATH: the flow's stages look there too), else on PATH.
+ */
+export async function detectEdaTools(toolsPath = ''): Promise<EdaTool[]> {
+  const [yosys, iverilog, vvp, verilator, sta] = await Promise.all([
     yosysVersion(),
-    firstLine('iverilog', ['-V']),
-    firstLine('vvp', ['-V']),
-    firstLine('verilator', ['--version']),
+    firstLine(located('iverilog', toolsPath), ['-V']),
+    firstLine(located('vvp', toolsPath), ['-V']),
+    firstLine(located('verilator', toolsPath), ['--version']),
+    firstLine(located('sta', toolsPath), ['-version']),
   ]);
   return [
     {
@@ -78,13 +98,22 @@ export async function detectEdaTools(): Promise<EdaTool[]> {
       version: verilator ?? '',
       install: 'apt-get install verilator',
     },
+    {
+      name: 'OpenSTA',
+      program: 'sta',
+      stage: 'timing',
+      purpose: 'static timing of the mapped netlist (worst path delay)',
+      available: sta !== null,
+      version: sta === null ? '' : `OpenSTA ${sta}`,
+      install: 'apt-get install opensta',
+    },
   ];
 }
 
 /** omni_v1.API/InspectEdaTools {} → {tools: EdaTool[]}: what this server's flows can run. */
-export function registerEdaToolsApi(methods: MethodRegistry): void {
+export function registerEdaToolsApi(methods: MethodRegistry, toolsPath = ''): void {
   methods.set(
     'omni_v1.API/InspectEdaTools',
-    typedUnary(EmptySchema, async () => ({ tools: await detectEdaTools() })),
+    typedUnary(EmptySchema, async () => ({ tools: await detectEdaTools(toolsPath) })),
   );
 }

@@ -107,7 +107,7 @@ export async function openEmbeddedPlatform(options: {
   registerPpsAdminApi(methods, { pfs, pps, deleteAll });
   registerRenderTemplateApi(methods);
   registerLoadTestApi(methods, { pfs, blobs, db, pps });
-  const trials = openTrials({ db, pfs, blobs, pps, methods });
+  const trials = openTrials({ db, pfs, blobs, pps, methods, events });
   reclaimer.watch(methods);
   return {
     db,

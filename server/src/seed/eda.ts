@@ -24,6 +24,7 @@ export async function seedEda(
   blobs: BlobStore,
   pps: Pps,
   trials: TrialService,
+  options: { toolsPath?: string } = {},
 ): Promise<boolean> {
   if (pfs.findProject(EDA_PROJECT)) return false;
   const stored: NewFile[] = [];
@@ -52,7 +53,8 @@ export async function seedEda(
     pfs.setBranchMetadata(pfs.getBranch(bolt, c.name), {
       case: c.name,
       flow: EDA_FLOW,
-      rtl: `/rtl/${c.parameters.design}.v`,
+      rtl: c.rtl,
+      design: c.parameters.design ?? '',
       description: c.description,
     });
   }
@@ -61,7 +63,7 @@ export async function seedEda(
     `Parameters of the trials of flow ${EDA_FLOW}`,
     false,
   );
-  for (const spec of edaPipelineSpecs())
+  for (const spec of edaPipelineSpecs({ toolsPath: options.toolsPath }))
     await pps.pipelines.create(spec, { update: false, reprocess: false, dryRun: false });
   for (const c of edaCases)
     await trials.create({

@@ -13,6 +13,8 @@ export interface UploadRow {
   description: string;
   created_at: number;
   updated_at: number;
+  /** The group whose uploads land in one commit ('' for none). */
+  upload_group: string;
 }
 
 export interface UploadFileRow {

@@ -11,6 +11,14 @@ import type { FaultInjector } from './fault-injection.ts';
 import type { ChunkId, ChunkSource } from './chunk-receiver.ts';
 import type { UploadSessions } from './upload-sessions.ts';
 
+/** Where an upload landed. */
+export interface LandedUpload {
+  project: string;
+  repo: string;
+  branch: string;
+  commitId: string;
+}
+
 /** The largest chunk slice accepted (the client sends 20 MiB slices), plus a little slack. */
 export const maxChunkBytes = 20 * 1024 * 1024 + 64 * 1024;
 
@@ -132,6 +140,12 @@ export async function registerUploadRoutes(
   pachToken: (request: FastifyRequest) => Promise<string> = () => Promise.resolve(''),
   /** Throws (7) when the caller may not write where the upload lands (roles on). */
   mayWrite: (request: FastifyRequest, uploadId: string) => void = () => {},
+  /**
+   * Beyond the spec: what else `/upload/finish` answers about the landed commit (the trials it
+   * started). Not called for a finish that answers a commit landed before.
+   */
+  afterFinish: (landed: LandedUpload) => Promise<Record<string, unknown>> = () =>
+    Promise.resolve({}),
 ): Promise<void> {
   await app.register(multipart, { limits: { fileSize: maxChunkBytes, files: 1, fields: 16 } });
 
@@ -143,6 +157,8 @@ export async function registerUploadRoutes(
       branch: readString(body.branch, 'branch') || 'master',
       description: readString(body.description, 'description'),
       project: readString(body.projectId, 'projectId') || defaultProject,
+      // Beyond the spec: the sessions of one modal upload share a group and land in one commit.
+      group: readString(body.group, 'group'),
     });
     return sendJson(reply, 200, { uploadId });
   });
@@ -174,7 +190,14 @@ export async function registerUploadRoutes(
     const body = readObject(request.body, 'request');
     const uploadId = readString(body.uploadId, 'uploadId');
     const description = readString(body.description, 'description');
+    const target = sessions.target(uploadId);
     const commit = await sessions.finish(uploadId, description, await pachToken(request));
-    return sendJson(reply, 200, { uploadId, commitId: commit.id });
+    const extra = target
+      ? await afterFinish({ ...target, commitId: commit.id }).catch((error: unknown) => {
+          request.log.error({ err: error }, 'after an upload landed');
+          return {};
+        })
+      : {};
+    return sendJson(reply, 200, { ...extra, uploadId, commitId: commit.id });
   });
 }

@@ -140,7 +140,7 @@ export class UploadStaging extends UploadRecords {
 
   /** Moves one complete file's bytes into the blob store (durably) and returns its entry. */
   protected async storeFile(upload: UploadRow, file: UploadFileRow): Promise<NewFile> {
-    const target = normalisePath(`${upload.path}/${normaliseRelativeName(file.file_name)}`);
+    const target = targetPath(upload, file);
     const dir = this.fileDir(upload.id, file.file_name);
     const dataPath = path.join(dir, DATA);
     let moved = await readMarker(dir);
@@ -208,6 +208,11 @@ export class UploadStaging extends UploadRecords {
       await rm(path.join(dir, String(index)), { force: true });
     return { hash: hasher.digest('hex'), sizeBytes: sizes.reduce((sum, size) => sum + size, 0) };
   }
+}
+
+/** Where a file of an upload lands: the upload's path joined with the file's name. */
+export function targetPath(upload: UploadRow, file: UploadFileRow): string {
+  return normalisePath(`${upload.path}/${normaliseRelativeName(file.file_name)}`);
 }
 
 export async function exists(file: string): Promise<boolean> {

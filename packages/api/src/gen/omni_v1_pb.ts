@@ -21,7 +21,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file omni_v1.proto.
  */
 export const file_omni_v1: GenFile = /*@__PURE__*/
-  fileDesc("Cg1vbW5pX3YxLnByb3RvEgdvbW5pX3YxIioKC01ldHJpY1BvaW50EgwKBHN0ZXAYASABKAMSDQoFdmFsdWUYAiABKAEiXwoLVHJpYWxNZXRyaWMSDAoEbmFtZRgBIAEoCRINCgV2YWx1ZRgCIAEoARIMCgRzdGVwGAMgASgDEiUKB2hpc3RvcnkYBCADKAsyFC5vbW5pX3YxLk1ldHJpY1BvaW50ItwFCgVUcmlhbBIKCgJpZBgBIAEoCRIgCgdwcm9qZWN0GAIgASgLMg8ucGZzX3YyLlByb2plY3QSDAoEZmxvdxgDIAEoCRIMCgRjYXNlGAQgASgJEiMKBXN0YXRlGAUgASgOMhQub21uaV92MS5UcmlhbC5TdGF0ZRIRCglqb2Jfc3RhdGUYBiABKAkSDgoGcmVhc29uGAcgASgJEg4KBmF1dGhvchgIIAEoCRITCgtkZXNjcmlwdGlvbhgJIAEoCRIyCgpwYXJhbWV0ZXJzGAogAygLMh4ub21uaV92MS5UcmlhbC5QYXJhbWV0ZXJzRW50cnkSKgoGbGFiZWxzGAsgAygLMhoub21uaV92MS5UcmlhbC5MYWJlbHNFbnRyeRIlCgdtZXRyaWNzGAwgAygLMhQub21uaV92MS5UcmlhbE1ldHJpYxISCgpqb2Jfc2V0X2lkGA0gASgJEhAKCHJlcnVuX29mGA4gASgJEisKB2NyZWF0ZWQYDyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEisKB3N0YXJ0ZWQYECABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKCGZpbmlzaGVkGBEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIrCgdkZWxldGVkGBIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBoxCg9QYXJhbWV0ZXJzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIlgKBVN0YXRlEgsKB1VOS05PV04QABILCgdQRU5ESU5HEAESCwoHU0tJUFBFRBACEg4KClVOUlVOTkFCTEUQAxILCgdTVEFSVEVEEAQSCwoHREVMRVRFRBAFIhYKCFRyaWFsUmVmEgoKAmlkGAEgASgJIqUBCgtUcmlhbEZpbHRlchINCgVmaWVsZBgBIAEoCRIvCghvcGVyYXRvchgCIAEoDjIdLm9tbmlfdjEuVHJpYWxGaWx0ZXIuT3BlcmF0b3ISDQoFdmFsdWUYAyABKAkiRwoIT3BlcmF0b3ISBgoCRVEQABIHCgNORVEQARIGCgJHVBACEgcKA0dURRADEgYKAkxUEAQSBwoDTFRFEAUSCAoETElLRRAGImUKDFRyaWFsT3JkZXJCeRINCgVmaWVsZBgBIAEoCRIqCgVvcmRlchgCIAEoDjIbLm9tbmlfdjEuVHJpYWxPcmRlckJ5Lk9yZGVyIhoKBU9yZGVyEgcKA0FTQxAAEggKBERFU0MQASLTAgoSQ3JlYXRlVHJpYWxSZXF1ZXN0EiAKB3Byb2plY3QYASABKAsyDy5wZnNfdjIuUHJvamVjdBIMCgRmbG93GAIgASgJEgwKBGNhc2UYAyABKAkSPwoKcGFyYW1ldGVycxgEIAMoCzIrLm9tbmlfdjEuQ3JlYXRlVHJpYWxSZXF1ZXN0LlBhcmFtZXRlcnNFbnRyeRI3CgZsYWJlbHMYBSADKAsyJy5vbW5pX3YxLkNyZWF0ZVRyaWFsUmVxdWVzdC5MYWJlbHNFbnRyeRITCgtkZXNjcmlwdGlvbhgGIAEoCRIOCgZhdXRob3IYByABKAkaMQoPUGFyYW1ldGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJDChNJbnNwZWN0VHJpYWxSZXF1ZXN0EiAKBXRyaWFsGAEgASgLMhEub21uaV92MS5UcmlhbFJlZhIKCgJpZBgCIAEoCSL0AQoQTGlzdFRyaWFsUmVxdWVzdBIgCgdwcm9qZWN0GAEgASgLMg8ucGZzX3YyLlByb2plY3QSDAoEZmxvdxgCIAEoCRIMCgRjYXNlGAMgASgJEiUKB2ZpbHRlcnMYBCADKAsyFC5vbW5pX3YxLlRyaWFsRmlsdGVyEhcKD2luY2x1ZGVfZGVsZXRlZBgFIAEoCBInCghvcmRlcl9ieRgGIAMoCzIVLm9tbmlfdjEuVHJpYWxPcmRlckJ5EhEKCXBhZ2Vfc2l6ZRgHIAEoAxISCgpwYWdlX2luZGV4GAggASgDEhIKCnBhZ2VfdG9rZW4YCSABKAkikQEKEUNvdW50VHJpYWxSZXF1ZXN0EiAKB3Byb2plY3QYASABKAsyDy5wZnNfdjIuUHJvamVjdBIMCgRmbG93GAIgASgJEgwKBGNhc2UYAyABKAkSJQoHZmlsdGVycxgEIAMoCzIULm9tbmlfdjEuVHJpYWxGaWx0ZXISFwoPaW5jbHVkZV9kZWxldGVkGAUgASgIIiMKEkNvdW50VHJpYWxSZXNwb25zZRINCgVjb3VudBgBIAEoAyLUAQoSVXBkYXRlVHJpYWxSZXF1ZXN0EiAKBXRyaWFsGAEgASgLMhEub21uaV92MS5UcmlhbFJlZhIKCgJpZBgCIAEoCRIYCgtkZXNjcmlwdGlvbhgDIAEoCUgAiAEBEjcKBmxhYmVscxgEIAMoCzInLm9tbmlfdjEuVXBkYXRlVHJpYWxSZXF1ZXN0LkxhYmVsc0VudHJ5Gi0KC0xhYmVsc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCDgoMX2Rlc2NyaXB0aW9uIkIKEkRlbGV0ZVRyaWFsUmVxdWVzdBIgCgV0cmlhbBgBIAEoCzIRLm9tbmlfdjEuVHJpYWxSZWYSCgoCaWQYAiABKAkiQQoRUmVydW5UcmlhbFJlcXVlc3QSIAoFdHJpYWwYASABKAsyES5vbW5pX3YxLlRyaWFsUmVmEgoKAmlkGAIgASgJIkoKGEluc3BlY3RGbG93UGx1Z2luUmVxdWVzdBIgCgdwcm9qZWN0GAEgASgLMg8ucGZzX3YyLlByb2plY3QSDAoEZmxvdxgCIAEoCSJRCg1GbG93UGFyYW1ldGVyEgwKBG5hbWUYASABKAkSDAoEdHlwZRgCIAEoCRIPCgdkZWZhdWx0GAMgASgJEhMKC2Rlc2NyaXB0aW9uGAQgASgJIm8KD0Zsb3dQbHVnaW5TdGFnZRIMCgRuYW1lGAEgASgJEiIKCHBpcGVsaW5lGAIgASgLMhAucHBzX3YyLlBpcGVsaW5lEioKCnBhcmFtZXRlcnMYAyADKAsyFi5vbW5pX3YxLkZsb3dQYXJhbWV0ZXIikwIKDkZsb3dQbHVnaW5JbmZvEiAKB3Byb2plY3QYASABKAsyDy5wZnNfdjIuUHJvamVjdBIMCgRmbG93GAIgASgJEiEKC3BhcmFtc19yZXBvGAMgASgLMgwucGZzX3YyLlJlcG8SGgoScGFyYW1zX3JlcG9fZXhpc3RzGAQgASgIEgwKBGJvbHQYBSABKAkSLgoGc291cmNlGAYgASgOMh4ub21uaV92MS5GbG93UGx1Z2luSW5mby5Tb3VyY2USKAoGc3RhZ2VzGAcgAygLMhgub21uaV92MS5GbG93UGx1Z2luU3RhZ2UiKgoGU291cmNlEggKBE5PTkUQABIKCgZQTFVHSU4QARIKCgZMQUJFTFMQAiJ9CgdFZGFUb29sEgwKBG5hbWUYASABKAkSDwoHcHJvZ3JhbRgCIAEoCRINCgVzdGFnZRgDIAEoCRIPCgdwdXJwb3NlGAQgASgJEhEKCWF2YWlsYWJsZRgFIAEoCBIPCgd2ZXJzaW9uGAYgASgJEg8KB2luc3RhbGwYByABKAkiOgoXSW5zcGVjdEVkYVRvb2xzUmVzcG9uc2USHwoFdG9vbHMYASADKAsyEC5vbW5pX3YxLkVkYVRvb2wy2AQKA0FQSRI6CgtDcmVhdGVUcmlhbBIbLm9tbmlfdjEuQ3JlYXRlVHJpYWxSZXF1ZXN0Gg4ub21uaV92MS5UcmlhbBI8CgxJbnNwZWN0VHJpYWwSHC5vbW5pX3YxLkluc3BlY3RUcmlhbFJlcXVlc3QaDi5vbW5pX3YxLlRyaWFsEjgKCUxpc3RUcmlhbBIZLm9tbmlfdjEuTGlzdFRyaWFsUmVxdWVzdBoOLm9tbmlfdjEuVHJpYWwwARJFCgpDb3VudFRyaWFsEhoub21uaV92MS5Db3VudFRyaWFsUmVxdWVzdBobLm9tbmlfdjEuQ291bnRUcmlhbFJlc3BvbnNlEjoKC1VwZGF0ZVRyaWFsEhsub21uaV92MS5VcGRhdGVUcmlhbFJlcXVlc3QaDi5vbW5pX3YxLlRyaWFsEkIKC0RlbGV0ZVRyaWFsEhsub21uaV92MS5EZWxldGVUcmlhbFJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkSOAoKUmVydW5UcmlhbBIaLm9tbmlfdjEuUmVydW5UcmlhbFJlcXVlc3QaDi5vbW5pX3YxLlRyaWFsEk8KEUluc3BlY3RGbG93UGx1Z2luEiEub21uaV92MS5JbnNwZWN0Rmxvd1BsdWdpblJlcXVlc3QaFy5vbW5pX3YxLkZsb3dQbHVnaW5JbmZvEksKD0luc3BlY3RFZGFUb29scxIWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eRogLm9tbmlfdjEuSW5zcGVjdEVkYVRvb2xzUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_empty, file_google_protobuf_timestamp, file_pfs_v2, file_pps_v2]);
+  fileDesc("Cg1vbW5pX3YxLnByb3RvEgdvbW5pX3YxIioKC01ldHJpY1BvaW50EgwKBHN0ZXAYASABKAMSDQoFdmFsdWUYAiABKAEiXwoLVHJpYWxNZXRyaWMSDAoEbmFtZRgBIAEoCRINCgV2YWx1ZRgCIAEoARIMCgRzdGVwGAMgASgDEiUKB2hpc3RvcnkYBCADKAsyFC5vbW5pX3YxLk1ldHJpY1BvaW50IoEGCgVUcmlhbBIKCgJpZBgBIAEoCRIgCgdwcm9qZWN0GAIgASgLMg8ucGZzX3YyLlByb2plY3QSDAoEZmxvdxgDIAEoCRIMCgRjYXNlGAQgASgJEiMKBXN0YXRlGAUgASgOMhQub21uaV92MS5UcmlhbC5TdGF0ZRIRCglqb2Jfc3RhdGUYBiABKAkSDgoGcmVhc29uGAcgASgJEg4KBmF1dGhvchgIIAEoCRITCgtkZXNjcmlwdGlvbhgJIAEoCRIyCgpwYXJhbWV0ZXJzGAogAygLMh4ub21uaV92MS5UcmlhbC5QYXJhbWV0ZXJzRW50cnkSKgoGbGFiZWxzGAsgAygLMhoub21uaV92MS5UcmlhbC5MYWJlbHNFbnRyeRIlCgdtZXRyaWNzGAwgAygLMhQub21uaV92MS5UcmlhbE1ldHJpYxISCgpqb2Jfc2V0X2lkGA0gASgJEhAKCHJlcnVuX29mGA4gASgJEisKB2NyZWF0ZWQYDyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEisKB3N0YXJ0ZWQYECABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKCGZpbmlzaGVkGBEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIrCgdkZWxldGVkGBIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIjCgZzdGFnZXMYEyADKAsyEy5vbW5pX3YxLlRyaWFsU3RhZ2UaMQoPUGFyYW1ldGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJYCgVTdGF0ZRILCgdVTktOT1dOEAASCwoHUEVORElORxABEgsKB1NLSVBQRUQQAhIOCgpVTlJVTk5BQkxFEAMSCwoHU1RBUlRFRBAEEgsKB0RFTEVURUQQBSIvChBUcmlhbFN0YWdlUmVwb3J0Eg0KBWxhYmVsGAEgASgJEgwKBHBhdGgYAiABKAki0gEKClRyaWFsU3RhZ2USDAoEbmFtZRgBIAEoCRIiCghwaXBlbGluZRgCIAEoCzIQLnBwc192Mi5QaXBlbGluZRINCgVzdGF0ZRgDIAEoCRIOCgZyZWFzb24YBCABKAkSEQoJam9iX3N0YXRlGAUgASgJEg4KBmpvYl9pZBgGIAEoCRIQCghkYXR1bV9pZBgHIAEoCRISCgplcnJvcl9saW5lGAggASgJEioKB3JlcG9ydHMYCSADKAsyGS5vbW5pX3YxLlRyaWFsU3RhZ2VSZXBvcnQiFgoIVHJpYWxSZWYSCgoCaWQYASABKAkipQEKC1RyaWFsRmlsdGVyEg0KBWZpZWxkGAEgASgJEi8KCG9wZXJhdG9yGAIgASgOMh0ub21uaV92MS5UcmlhbEZpbHRlci5PcGVyYXRvchINCgV2YWx1ZRgDIAEoCSJHCghPcGVyYXRvchIGCgJFURAAEgcKA05FURABEgYKAkdUEAISBwoDR1RFEAMSBgoCTFQQBBIHCgNMVEUQBRIICgRMSUtFEAYiZQoMVHJpYWxPcmRlckJ5Eg0KBWZpZWxkGAEgASgJEioKBW9yZGVyGAIgASgOMhsub21uaV92MS5UcmlhbE9yZGVyQnkuT3JkZXIiGgoFT3JkZXISBwoDQVNDEAASCAoEREVTQxABItMCChJDcmVhdGVUcmlhbFJlcXVlc3QSIAoHcHJvamVjdBgBIAEoCzIPLnBmc192Mi5Qcm9qZWN0EgwKBGZsb3cYAiABKAkSDAoEY2FzZRgDIAEoCRI/CgpwYXJhbWV0ZXJzGAQgAygLMisub21uaV92MS5DcmVhdGVUcmlhbFJlcXVlc3QuUGFyYW1ldGVyc0VudHJ5EjcKBmxhYmVscxgFIAMoCzInLm9tbmlfdjEuQ3JlYXRlVHJpYWxSZXF1ZXN0LkxhYmVsc0VudHJ5EhMKC2Rlc2NyaXB0aW9uGAYgASgJEg4KBmF1dGhvchgHIAEoCRoxCg9QYXJhbWV0ZXJzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkMKE0luc3BlY3RUcmlhbFJlcXVlc3QSIAoFdHJpYWwYASABKAsyES5vbW5pX3YxLlRyaWFsUmVmEgoKAmlkGAIgASgJIvQBChBMaXN0VHJpYWxSZXF1ZXN0EiAKB3Byb2plY3QYASABKAsyDy5wZnNfdjIuUHJvamVjdBIMCgRmbG93GAIgASgJEgwKBGNhc2UYAyABKAkSJQoHZmlsdGVycxgEIAMoCzIULm9tbmlfdjEuVHJpYWxGaWx0ZXISFwoPaW5jbHVkZV9kZWxldGVkGAUgASgIEicKCG9yZGVyX2J5GAYgAygLMhUub21uaV92MS5UcmlhbE9yZGVyQnkSEQoJcGFnZV9zaXplGAcgASgDEhIKCnBhZ2VfaW5kZXgYCCABKAMSEgoKcGFnZV90b2tlbhgJIAEoCSKRAQoRQ291bnRUcmlhbFJlcXVlc3QSIAoHcHJvamVjdBgBIAEoCzIPLnBmc192Mi5Qcm9qZWN0EgwKBGZsb3cYAiABKAkSDAoEY2FzZRgDIAEoCRIlCgdmaWx0ZXJzGAQgAygLMhQub21uaV92MS5UcmlhbEZpbHRlchIXCg9pbmNsdWRlX2RlbGV0ZWQYBSABKAgiIwoSQ291bnRUcmlhbFJlc3BvbnNlEg0KBWNvdW50GAEgASgDItQBChJVcGRhdGVUcmlhbFJlcXVlc3QSIAoFdHJpYWwYASABKAsyES5vbW5pX3YxLlRyaWFsUmVmEgoKAmlkGAIgASgJEhgKC2Rlc2NyaXB0aW9uGAMgASgJSACIAQESNwoGbGFiZWxzGAQgAygLMicub21uaV92MS5VcGRhdGVUcmlhbFJlcXVlc3QuTGFiZWxzRW50cnkaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIOCgxfZGVzY3JpcHRpb24iQgoSRGVsZXRlVHJpYWxSZXF1ZXN0EiAKBXRyaWFsGAEgASgLMhEub21uaV92MS5UcmlhbFJlZhIKCgJpZBgCIAEoCSJBChFSZXJ1blRyaWFsUmVxdWVzdBIgCgV0cmlhbBgBIAEoCzIRLm9tbmlfdjEuVHJpYWxSZWYSCgoCaWQYAiABKAkiSgoYSW5zcGVjdEZsb3dQbHVnaW5SZXF1ZXN0EiAKB3Byb2plY3QYASABKAsyDy5wZnNfdjIuUHJvamVjdBIMCgRmbG93GAIgASgJIlEKDUZsb3dQYXJhbWV0ZXISDAoEbmFtZRgBIAEoCRIMCgR0eXBlGAIgASgJEg8KB2RlZmF1bHQYAyABKAkSEwoLZGVzY3JpcHRpb24YBCABKAkibwoPRmxvd1BsdWdpblN0YWdlEgwKBG5hbWUYASABKAkSIgoIcGlwZWxpbmUYAiABKAsyEC5wcHNfdjIuUGlwZWxpbmUSKgoKcGFyYW1ldGVycxgDIAMoCzIWLm9tbmlfdjEuRmxvd1BhcmFtZXRlciKTAgoORmxvd1BsdWdpbkluZm8SIAoHcHJvamVjdBgBIAEoCzIPLnBmc192Mi5Qcm9qZWN0EgwKBGZsb3cYAiABKAkSIQoLcGFyYW1zX3JlcG8YAyABKAsyDC5wZnNfdjIuUmVwbxIaChJwYXJhbXNfcmVwb19leGlzdHMYBCABKAgSDAoEYm9sdBgFIAEoCRIuCgZzb3VyY2UYBiABKA4yHi5vbW5pX3YxLkZsb3dQbHVnaW5JbmZvLlNvdXJjZRIoCgZzdGFnZXMYByADKAsyGC5vbW5pX3YxLkZsb3dQbHVnaW5TdGFnZSIqCgZTb3VyY2USCAoETk9ORRAAEgoKBlBMVUdJThABEgoKBkxBQkVMUxACIn0KB0VkYVRvb2wSDAoEbmFtZRgBIAEoCRIPCgdwcm9ncmFtGAIgASgJEg0KBXN0YWdlGAMgASgJEg8KB3B1cnBvc2UYBCABKAkSEQoJYXZhaWxhYmxlGAUgASgIEg8KB3ZlcnNpb24YBiABKAkSDwoHaW5zdGFsbBgHIAEoCSI6ChdJbnNwZWN0RWRhVG9vbHNSZXNwb25zZRIfCgV0b29scxgBIAMoCzIQLm9tbmlfdjEuRWRhVG9vbDLYBAoDQVBJEjoKC0NyZWF0ZVRyaWFsEhsub21uaV92MS5DcmVhdGVUcmlhbFJlcXVlc3QaDi5vbW5pX3YxLlRyaWFsEjwKDEluc3BlY3RUcmlhbBIcLm9tbmlfdjEuSW5zcGVjdFRyaWFsUmVxdWVzdBoOLm9tbmlfdjEuVHJpYWwSOAoJTGlzdFRyaWFsEhkub21uaV92MS5MaXN0VHJpYWxSZXF1ZXN0Gg4ub21uaV92MS5UcmlhbDABEkUKCkNvdW50VHJpYWwSGi5vbW5pX3YxLkNvdW50VHJpYWxSZXF1ZXN0Ghsub21uaV92MS5Db3VudFRyaWFsUmVzcG9uc2USOgoLVXBkYXRlVHJpYWwSGy5vbW5pX3YxLlVwZGF0ZVRyaWFsUmVxdWVzdBoOLm9tbmlfdjEuVHJpYWwSQgoLRGVsZXRlVHJpYWwSGy5vbW5pX3YxLkRlbGV0ZVRyaWFsUmVxdWVzdBoWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eRI4CgpSZXJ1blRyaWFsEhoub21uaV92MS5SZXJ1blRyaWFsUmVxdWVzdBoOLm9tbmlfdjEuVHJpYWwSTwoRSW5zcGVjdEZsb3dQbHVnaW4SIS5vbW5pX3YxLkluc3BlY3RGbG93UGx1Z2luUmVxdWVzdBoXLm9tbmlfdjEuRmxvd1BsdWdpbkluZm8SSwoPSW5zcGVjdEVkYVRvb2xzEhYuZ29vZ2xlLnByb3RvYnVmLkVtcHR5GiAub21uaV92MS5JbnNwZWN0RWRhVG9vbHNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_empty, file_google_protobuf_timestamp, file_pfs_v2, file_pps_v2]);
 
 /**
  * @generated from message omni_v1.MetricPoint
@@ -226,6 +226,13 @@ export type Trial = Message<"omni_v1.Trial"> & {
    * @generated from field: google.protobuf.Timestamp deleted = 18;
    */
   deleted?: Timestamp | undefined;
+
+  /**
+   * Each stage of the run as the trial service last saw it (in stage order).
+   *
+   * @generated from field: repeated omni_v1.TrialStage stages = 19;
+   */
+  stages: TrialStage[];
 };
 
 /**
@@ -325,6 +332,13 @@ export type TrialJson = {
    * @generated from field: google.protobuf.Timestamp deleted = 18;
    */
   deleted?: TimestampJson;
+
+  /**
+   * Each stage of the run as the trial service last saw it (in stage order).
+   *
+   * @generated from field: repeated omni_v1.TrialStage stages = 19;
+   */
+  stages?: TrialStageJson[];
 };
 
 /**
@@ -381,6 +395,178 @@ export const Trial_StateSchema: GenEnum<Trial_State, Trial_StateJson> = /*@__PUR
   enumDesc(file_omni_v1, 2, 0);
 
 /**
+ * A file of a stage's output worth opening (a stage lists them in its /stage.json).
+ *
+ * @generated from message omni_v1.TrialStageReport
+ */
+export type TrialStageReport = Message<"omni_v1.TrialStageReport"> & {
+  /**
+   * @generated from field: string label = 1;
+   */
+  label: string;
+
+  /**
+   * The file's path in the stage's output commit (repo = the stage's pipeline, ID = the run's).
+   *
+   * @generated from field: string path = 2;
+   */
+  path: string;
+};
+
+/**
+ * A file of a stage's output worth opening (a stage lists them in its /stage.json).
+ *
+ * @generated from message omni_v1.TrialStageReport
+ */
+export type TrialStageReportJson = {
+  /**
+   * @generated from field: string label = 1;
+   */
+  label?: string;
+
+  /**
+   * The file's path in the stage's output commit (repo = the stage's pipeline, ID = the run's).
+   *
+   * @generated from field: string path = 2;
+   */
+  path?: string;
+};
+
+/**
+ * Describes the message omni_v1.TrialStageReport.
+ * Use `create(TrialStageReportSchema)` to create a new message.
+ */
+export const TrialStageReportSchema: GenMessage<TrialStageReport, {jsonType: TrialStageReportJson}> = /*@__PURE__*/
+  messageDesc(file_omni_v1, 3);
+
+/**
+ * A stage of a trial's run: PENDING, RUNNING, SUCCESS, NOT_RUN (its tool is missing; the stage
+ * said so in /stage.json), FAILED (its tool failed), UNRUNNABLE (an earlier stage failed) or
+ * KILLED.
+ *
+ * @generated from message omni_v1.TrialStage
+ */
+export type TrialStage = Message<"omni_v1.TrialStage"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: pps_v2.Pipeline pipeline = 2;
+   */
+  pipeline?: Pipeline | undefined;
+
+  /**
+   * @generated from field: string state = 3;
+   */
+  state: string;
+
+  /**
+   * Why not run, the failed tool's first error line, or why it could not run.
+   *
+   * @generated from field: string reason = 4;
+   */
+  reason: string;
+
+  /**
+   * @generated from field: string job_state = 5;
+   */
+  jobState: string;
+
+  /**
+   * @generated from field: string job_id = 6;
+   */
+  jobId: string;
+
+  /**
+   * The datum whose log holds error_line.
+   *
+   * @generated from field: string datum_id = 7;
+   */
+  datumId: string;
+
+  /**
+   * The first line of the failed stage's log that names what failed (file:line: message).
+   *
+   * @generated from field: string error_line = 8;
+   */
+  errorLine: string;
+
+  /**
+   * @generated from field: repeated omni_v1.TrialStageReport reports = 9;
+   */
+  reports: TrialStageReport[];
+};
+
+/**
+ * A stage of a trial's run: PENDING, RUNNING, SUCCESS, NOT_RUN (its tool is missing; the stage
+ * said so in /stage.json), FAILED (its tool failed), UNRUNNABLE (an earlier stage failed) or
+ * KILLED.
+ *
+ * @generated from message omni_v1.TrialStage
+ */
+export type TrialStageJson = {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name?: string;
+
+  /**
+   * @generated from field: pps_v2.Pipeline pipeline = 2;
+   */
+  pipeline?: PipelineJson;
+
+  /**
+   * @generated from field: string state = 3;
+   */
+  state?: string;
+
+  /**
+   * Why not run, the failed tool's first error line, or why it could not run.
+   *
+   * @generated from field: string reason = 4;
+   */
+  reason?: string;
+
+  /**
+   * @generated from field: string job_state = 5;
+   */
+  jobState?: string;
+
+  /**
+   * @generated from field: string job_id = 6;
+   */
+  jobId?: string;
+
+  /**
+   * The datum whose log holds error_line.
+   *
+   * @generated from field: string datum_id = 7;
+   */
+  datumId?: string;
+
+  /**
+   * The first line of the failed stage's log that names what failed (file:line: message).
+   *
+   * @generated from field: string error_line = 8;
+   */
+  errorLine?: string;
+
+  /**
+   * @generated from field: repeated omni_v1.TrialStageReport reports = 9;
+   */
+  reports?: TrialStageReportJson[];
+};
+
+/**
+ * Describes the message omni_v1.TrialStage.
+ * Use `create(TrialStageSchema)` to create a new message.
+ */
+export const TrialStageSchema: GenMessage<TrialStage, {jsonType: TrialStageJson}> = /*@__PURE__*/
+  messageDesc(file_omni_v1, 4);
+
+/**
  * Names one trial: `{trial: {id}}` (or `{id}`).
  *
  * @generated from message omni_v1.TrialRef
@@ -409,7 +595,7 @@ export type TrialRefJson = {
  * Use `create(TrialRefSchema)` to create a new message.
  */
 export const TrialRefSchema: GenMessage<TrialRef, {jsonType: TrialRefJson}> = /*@__PURE__*/
-  messageDesc(file_omni_v1, 3);
+  messageDesc(file_omni_v1, 5);
 
 /**
  * field: id, state, flow, case, author, description, jobState, jobSetId, rerunOf, reason,
@@ -462,7 +648,7 @@ export type TrialFilterJson = {
  * Use `create(TrialFilterSchema)` to create a new message.
  */
 export const TrialFilterSchema: GenMessage<TrialFilter, {jsonType: TrialFilterJson}> = /*@__PURE__*/
-  messageDesc(file_omni_v1, 4);
+  messageDesc(file_omni_v1, 6);
 
 /**
  * @generated from enum omni_v1.TrialFilter.Operator
@@ -513,7 +699,7 @@ export type TrialFilter_OperatorJson = "EQ" | "NEQ" | "GT" | "GTE" | "LT" | "LTE
  * Describes the enum omni_v1.TrialFilter.Operator.
  */
 export const TrialFilter_OperatorSchema: GenEnum<TrialFilter_Operator, TrialFilter_OperatorJson> = /*@__PURE__*/
-  enumDesc(file_omni_v1, 4, 0);
+  enumDesc(file_omni_v1, 6, 0);
 
 /**
  * @generated from message omni_v1.TrialOrderBy
@@ -550,7 +736,7 @@ export type TrialOrderByJson = {
  * Use `create(TrialOrderBySchema)` to create a new message.
  */
 export const TrialOrderBySchema: GenMessage<TrialOrderBy, {jsonType: TrialOrderByJson}> = /*@__PURE__*/
-  messageDesc(file_omni_v1, 5);
+  messageDesc(file_omni_v1, 7);
 
 /**
  * @generated from enum omni_v1.TrialOrderBy.Order
@@ -576,7 +762,7 @@ export type TrialOrderBy_OrderJson = "ASC" | "DESC";
  * Describes the enum omni_v1.TrialOrderBy.Order.
  */
 export const TrialOrderBy_OrderSchema: GenEnum<TrialOrderBy_Order, TrialOrderBy_OrderJson> = /*@__PURE__*/
-  enumDesc(file_omni_v1, 5, 0);
+  enumDesc(file_omni_v1, 7, 0);
 
 /**
  * @generated from message omni_v1.CreateTrialRequest
@@ -663,7 +849,7 @@ export type CreateTrialRequestJson = {
  * Use `create(CreateTrialRequestSchema)` to create a new message.
  */
 export const CreateTrialRequestSchema: GenMessage<CreateTrialRequest, {jsonType: CreateTrialRequestJson}> = /*@__PURE__*/
-  messageDesc(file_omni_v1, 6);
+  messageDesc(file_omni_v1, 8);
 
 /**
  * @generated from message omni_v1.InspectTrialRequest
@@ -700,7 +886,7 @@ export type InspectTrialRequestJson = {
  * Use `create(InspectTrialRequestSchema)` to create a new message.
  */
 export const InspectTrialRequestSchema: GenMessage<InspectTrialRequest, {jsonType: InspectTrialRequestJson}> = /*@__PURE__*/
-  messageDesc(file_omni_v1, 7);
+  messageDesc(file_omni_v1, 9);
 
 /**
  * @generated from message omni_v1.ListTrialRequest
@@ -823,7 +1009,7 @@ export type ListTrialRequestJson = {
  * Use `create(ListTrialRequestSchema)` to create a new message.
  */
 export const ListTrialRequestSchema: GenMessage<ListTrialRequest, {jsonType: ListTrialRequestJson}> = /*@__PURE__*/
-  messageDesc(file_omni_v1, 8);
+  messageDesc(file_omni_v1, 10);
 
 /**
  * @generated from message omni_v1.CountTrialRequest
@@ -890,7 +1076,7 @@ export type CountTrialRequestJson = {
  * Use `create(CountTrialRequestSchema)` to create a new message.
  */
 export const CountTrialRequestSchema: GenMessage<CountTrialRequest, {jsonType: CountTrialRequestJson}> = /*@__PURE__*/
-  messageDesc(file_omni_v1, 9);
+  messageDesc(file_omni_v1, 11);
 
 /**
  * @generated from message omni_v1.CountTrialResponse
@@ -917,7 +1103,7 @@ export type CountTrialResponseJson = {
  * Use `create(CountTrialResponseSchema)` to create a new message.
  */
 export const CountTrialResponseSchema: GenMessage<CountTrialResponse, {jsonType: CountTrialResponseJson}> = /*@__PURE__*/
-  messageDesc(file_omni_v1, 10);
+  messageDesc(file_omni_v1, 12);
 
 /**
  * Changes what is given: the description when set, the whole label map when not empty.
@@ -978,7 +1164,7 @@ export type UpdateTrialRequestJson = {
  * Use `create(UpdateTrialRequestSchema)` to create a new message.
  */
 export const UpdateTrialRequestSchema: GenMessage<UpdateTrialRequest, {jsonType: UpdateTrialRequestJson}> = /*@__PURE__*/
-  messageDesc(file_omni_v1, 11);
+  messageDesc(file_omni_v1, 13);
 
 /**
  * @generated from message omni_v1.DeleteTrialRequest
@@ -1015,7 +1201,7 @@ export type DeleteTrialRequestJson = {
  * Use `create(DeleteTrialRequestSchema)` to create a new message.
  */
 export const DeleteTrialRequestSchema: GenMessage<DeleteTrialRequest, {jsonType: DeleteTrialRequestJson}> = /*@__PURE__*/
-  messageDesc(file_omni_v1, 12);
+  messageDesc(file_omni_v1, 14);
 
 /**
  * @generated from message omni_v1.RerunTrialRequest
@@ -1052,7 +1238,7 @@ export type RerunTrialRequestJson = {
  * Use `create(RerunTrialRequestSchema)` to create a new message.
  */
 export const RerunTrialRequestSchema: GenMessage<RerunTrialRequest, {jsonType: RerunTrialRequestJson}> = /*@__PURE__*/
-  messageDesc(file_omni_v1, 13);
+  messageDesc(file_omni_v1, 15);
 
 /**
  * @generated from message omni_v1.InspectFlowPluginRequest
@@ -1089,7 +1275,7 @@ export type InspectFlowPluginRequestJson = {
  * Use `create(InspectFlowPluginRequestSchema)` to create a new message.
  */
 export const InspectFlowPluginRequestSchema: GenMessage<InspectFlowPluginRequest, {jsonType: InspectFlowPluginRequestJson}> = /*@__PURE__*/
-  messageDesc(file_omni_v1, 14);
+  messageDesc(file_omni_v1, 16);
 
 /**
  * @generated from message omni_v1.FlowParameter
@@ -1146,7 +1332,7 @@ export type FlowParameterJson = {
  * Use `create(FlowParameterSchema)` to create a new message.
  */
 export const FlowParameterSchema: GenMessage<FlowParameter, {jsonType: FlowParameterJson}> = /*@__PURE__*/
-  messageDesc(file_omni_v1, 15);
+  messageDesc(file_omni_v1, 17);
 
 /**
  * @generated from message omni_v1.FlowPluginStage
@@ -1193,7 +1379,7 @@ export type FlowPluginStageJson = {
  * Use `create(FlowPluginStageSchema)` to create a new message.
  */
 export const FlowPluginStageSchema: GenMessage<FlowPluginStage, {jsonType: FlowPluginStageJson}> = /*@__PURE__*/
-  messageDesc(file_omni_v1, 16);
+  messageDesc(file_omni_v1, 18);
 
 /**
  * @generated from message omni_v1.FlowPluginInfo
@@ -1280,7 +1466,7 @@ export type FlowPluginInfoJson = {
  * Use `create(FlowPluginInfoSchema)` to create a new message.
  */
 export const FlowPluginInfoSchema: GenMessage<FlowPluginInfo, {jsonType: FlowPluginInfoJson}> = /*@__PURE__*/
-  messageDesc(file_omni_v1, 17);
+  messageDesc(file_omni_v1, 19);
 
 /**
  * Where the parameters come from: the bolt's user_plugin/plugin.json, the pipelines' labels,
@@ -1317,7 +1503,7 @@ export type FlowPluginInfo_SourceJson = "NONE" | "PLUGIN" | "LABELS";
  * Describes the enum omni_v1.FlowPluginInfo.Source.
  */
 export const FlowPluginInfo_SourceSchema: GenEnum<FlowPluginInfo_Source, FlowPluginInfo_SourceJson> = /*@__PURE__*/
-  enumDesc(file_omni_v1, 17, 0);
+  enumDesc(file_omni_v1, 19, 0);
 
 /**
  * An EDA program this server's flows can run (Ivory only).
@@ -1420,7 +1606,7 @@ export type EdaToolJson = {
  * Use `create(EdaToolSchema)` to create a new message.
  */
 export const EdaToolSchema: GenMessage<EdaTool, {jsonType: EdaToolJson}> = /*@__PURE__*/
-  messageDesc(file_omni_v1, 18);
+  messageDesc(file_omni_v1, 20);
 
 /**
  * @generated from message omni_v1.InspectEdaToolsResponse
@@ -1447,7 +1633,7 @@ export type InspectEdaToolsResponseJson = {
  * Use `create(InspectEdaToolsResponseSchema)` to create a new message.
  */
 export const InspectEdaToolsResponseSchema: GenMessage<InspectEdaToolsResponse, {jsonType: InspectEdaToolsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_omni_v1, 19);
+  messageDesc(file_omni_v1, 21);
 
 /**
  * @generated from service omni_v1.API

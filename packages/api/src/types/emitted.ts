@@ -64,6 +64,7 @@ export const alwaysSet = {
   'pps_v2.SecretInfo': ['secret'],
   'pps_v2.PipelinesSummary': ['project'],
   'omni_v1.Trial': ['project'],
+  'omni_v1.TrialStage': ['pipeline'],
   'omni_v1.FlowPluginInfo': ['project', 'paramsRepo'],
 } as const satisfies Record<string, readonly string[]>;
 

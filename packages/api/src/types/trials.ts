@@ -25,6 +25,11 @@ export type SortOrder = omni_v1.TrialOrderBy_OrderJson;
 export type MetricPoint = Wire<typeof omni_v1.MetricPointSchema>;
 export type TrialMetric = Wire<typeof omni_v1.TrialMetricSchema>;
 export type Trial = Wire<typeof omni_v1.TrialSchema>;
+export type TrialStage = Wire<typeof omni_v1.TrialStageSchema>;
+export type TrialStageReport = Wire<typeof omni_v1.TrialStageReportSchema>;
+/** A stage's state (TrialStage.state). */
+export type TrialStageState =
+  'PENDING' | 'RUNNING' | 'SUCCESS' | 'NOT_RUN' | 'FAILED' | 'UNRUNNABLE' | 'KILLED';
 export type TrialFilter = Wire<typeof omni_v1.TrialFilterSchema>;
 export type TrialOrderBy = Wire<typeof omni_v1.TrialOrderBySchema>;
 export type CountTrialResponse = Wire<typeof omni_v1.CountTrialResponseSchema>;

@@ -32,6 +32,11 @@ export interface StartUploadsArgs extends UploadTransport {
   branch?: string;
   projectId?: string;
   description?: string;
+  /**
+   * Beyond the spec: sent with every `/upload/start` of this run, so the server lands the
+   * sessions of one upload (one per folder) in one commit. Unknown to a server that ignores it.
+   */
+  group?: string;
   /** Called with a fresh snapshot of every item after each change. */
   onProgress?: (items: UploadItem[]) => void;
 }
@@ -85,11 +90,22 @@ export async function startUploads(args: StartUploadsArgs): Promise<UploadRun> {
   }
 }
 
+/** What `/upload/finish` answers (the spec's client only logs it). */
+export interface UploadFinishAnswer {
+  uploadId?: string;
+  /** The commit the upload landed in. */
+  commitId?: string;
+  /** Beyond the spec: the trials the commit started (Ivory's embedded platform). */
+  trials?: Array<{ id: string; flow: string; case: string; project?: { name: string } }>;
+}
+
 /** Finishes each distinct upload session once. Resolves with the failure message or null. */
 export async function finishUploads(
   args: UploadTransport & {
     uploadIds: readonly string[] | readonly UploadItem[];
     description?: string;
+    /** Called with each finish's answer, in order. */
+    onFinished?: (answer: UploadFinishAnswer) => void;
   },
 ): Promise<string | null> {
   const ids =
@@ -98,7 +114,11 @@ export async function finishUploads(
       : [...new Set(args.uploadIds as readonly string[])];
   try {
     for (const uploadId of ids) {
-      await postJson(args, '/upload/finish', { uploadId, description: args.description ?? '' });
+      const answer = await postJson(args, '/upload/finish', {
+        uploadId,
+        description: args.description ?? '',
+      });
+      args.onFinished?.((answer ?? {}) as UploadFinishAnswer);
     }
     return null;
   } catch {
@@ -168,6 +188,7 @@ async function startSession(args: StartUploadsArgs, path: string): Promise<strin
     branch: args.branch ?? DEFAULT_UPLOAD_BRANCH,
     description: args.description ?? '',
     projectId: args.projectId ?? UPLOAD_PROJECT_ID,
+    ...(args.group ? { group: args.group } : {}),
   })) as { uploadId?: unknown };
   if (typeof body.uploadId !== 'string' || body.uploadId === '')
     throw new UploadFailure(UPLOAD_FAILED_MESSAGE);

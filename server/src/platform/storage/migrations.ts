@@ -320,4 +320,12 @@ export const migrations: readonly Migration[] = [
     fillCommitLineage(db);
     db.exec(commitLineageSchema.triggers);
   },
+  // 9: the chip designer's loop: an upload's group (the sessions of one modal upload land in one
+  // commit) and a trial's stages as the trial service last saw them (JSON: name, pipeline,
+  // state, reason, the log line of a failure).
+  `
+  ALTER TABLE uploads ADD COLUMN upload_group TEXT NOT NULL DEFAULT '';
+  CREATE INDEX uploads_by_group ON uploads(upload_group) WHERE upload_group != '';
+  ALTER TABLE trials ADD COLUMN stages TEXT NOT NULL DEFAULT '[]';
+  `,
 ];

@@ -124,6 +124,19 @@ export class Flows {
     };
   }
 
+  /** The flows of a project whose stages name `bolt` in their `bolt` label. */
+  flowsOfBolt(project: string, bolt: string): Flow[] {
+    const names = new Set<string>();
+    for (const state of this.pps.store.listStates([project])) {
+      const version = this.pps.store.version(state.project, state.name, state.version);
+      if (!version) continue;
+      const labels = labelsOf(version.effective_spec);
+      if (labels.flow && labels.bolt === bolt && flowNamePattern.test(labels.flow))
+        names.add(labels.flow);
+    }
+    return [...names].sort().map((name) => this.find(project, name));
+  }
+
   /** The `flow` label of a pipeline ('' when it has none or does not exist). */
   flowOfPipeline(project: string, pipeline: string): string {
     const state = this.pps.store.findState(project, pipeline);

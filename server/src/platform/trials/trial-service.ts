@@ -1,12 +1,28 @@
 import { failedPrecondition, notFound } from '../../errors.ts';
+import type { CommitEvents } from '../pfs/commit-events.ts';
 import type { PfsStore } from '../pfs/pfs-store.ts';
 import { newCommitId } from '../pfs/pfs-store.ts';
+import type { CommitRow, RepoRow } from '../pfs/rows.ts';
 import type { Pps } from '../pps/index.ts';
-import type { JobRow } from '../pps/pps-store.ts';
+import { isTerminal, type JobRow } from '../pps/pps-store.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
+import {
+  boltCommitOf,
+  defaultPlan,
+  type BoltCommitPlanner,
+  type PlannedTrial,
+} from './bolt-commits.ts';
 import { boltRunTrial } from './bolt-runs.ts';
 import { checkFlowName, Flows, readBlob, type Flow } from './flows.ts';
+import {
+  caseBranches,
+  carriesDesign,
+  copyTree,
+  designCommitOf,
+  designFolder,
+} from './trial-design.ts';
 import type { TrialQuery } from './trial-query.ts';
+import { parseStages, TrialStages, type TrialStage } from './trial-stages.ts';
 import {
   newTrialId,
   TrialStore,
@@ -20,7 +36,6 @@ import {
 /** The file a stage writes into its output for the trial's metrics. */
 export const metricsPath = '/metrics.json';
 
-const failedJobStates = ['JOB_FAILURE', 'JOB_KILLED', 'JOB_UNRUNNABLE'];
 const runningJobStates = ['JOB_STARTING', 'JOB_RUNNING', 'JOB_FINISHING', 'JOB_EGRESSING'];
 
 export interface CreateTrialInput {
@@ -32,6 +47,11 @@ export interface CreateTrialInput {
   description: string;
   author: string;
   rerunOf?: string;
+  /**
+   * The design the trial runs, for a flow that carries it in the params commit: the files of
+   * `commit` under `from`. Default: the case's RTL snapshot (trial-design.ts).
+   */
+  design?: { commit: CommitRow; from: string };
 }
 
 /**
@@ -46,9 +66,15 @@ export class TrialService {
   private readonly dirty = new Set<string>();
   /** Job sets being looked at as runs started by a bolt commit (see bolt-runs.ts). */
   private readonly adopting = new Set<string>();
+  /** The trials of bolt commits, being started or started (by commit: bolt-commits.ts). */
+  private readonly boltTrials = new Map<string, Promise<Trial[]>>();
   private readonly onJob = (job: JobRow) => this.jobChanged(job);
+  private readonly stopCommits: () => void;
+  private readonly stages: TrialStages;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** Which cases a bolt commit affects (the EDA flow's sets it); null: every case. */
+  planner: BoltCommitPlanner | null = null;
 
   constructor(
     private readonly pfs: PfsStore,
@@ -56,17 +82,22 @@ export class TrialService {
     private readonly blobs: BlobStore,
     store: TrialStore,
     private readonly pollMs = 5000,
+    events?: CommitEvents,
   ) {
     this.store = store;
     this.flows = new Flows(pfs, pps, blobs);
+    this.stages = new TrialStages(pfs, blobs, pps.logs);
     pps.runner.jobEvents.on('job', this.onJob);
+    this.stopCommits = events?.onFinished((commit) => this.commitFinished(commit)) ?? (() => {});
     this.schedulePoll();
   }
 
   async close(): Promise<void> {
     this.closed = true;
     this.pps.runner.jobEvents.off('job', this.onJob);
+    this.stopCommits();
     if (this.timer) clearTimeout(this.timer);
+    await Promise.allSettled([...this.boltTrials.values()]);
     await Promise.all([...this.refreshing.values()]);
   }
 
@@ -124,6 +155,14 @@ export class TrialService {
       this.store.update(id, { finished_at: createdAt });
       return this.inspect(id);
     }
+    // The design it runs, for a flow that carries it in the params commit (trial-design.ts).
+    const design = carriesDesign(flow)
+      ? (input.design ??
+        (() => {
+          const found = designCommitOf(this.pfs, flow, input.caseName);
+          return found ? { commit: found.commit, from: '/' } : undefined;
+        })())
+      : undefined;
     // The flow's first stage reads /params.json (the parameters) and /trial.json (who asks).
     const paramsBlob = await this.blobs.writeBytes(
       Buffer.from(JSON.stringify(sortKeys(parameters), null, 2) + '\n'),
@@ -139,6 +178,15 @@ export class TrialService {
             author: input.author,
             rerunOf: input.rerunOf ?? '',
             labels: sortKeys(input.labels),
+            ...(design
+              ? {
+                  design: {
+                    repo: this.pfs.repoById(design.commit.repo_id)?.name ?? '',
+                    commit: design.commit.id,
+                    path: design.from,
+                  },
+                }
+              : {}),
           },
           null,
           2,
@@ -171,6 +219,9 @@ export class TrialService {
         hash: trialBlob.hash,
         sizeBytes: trialBlob.sizeBytes,
       });
+      // (The commit starts with its parent's files: the previous trial's design goes first.)
+      if (carriesDesign(flow)) this.pfs.deleteFile(commit, designFolder);
+      if (design) copyTree(this.pfs, commit, design.commit, design.from, designFolder);
       this.pfs.finishCommit(commit, '', '');
     });
     await this.refresh(id);
@@ -179,6 +230,18 @@ export class TrialService {
 
   async rerun(id: string): Promise<Trial> {
     const original = this.inspect(id);
+    // The same design as the original run (its params commit holds it), not the case's latest.
+    const params = this.pfs.findRepo({
+      project: original.project,
+      name: this.flows.find(original.project, original.flow).paramsRepo,
+      type: 'user',
+    });
+    const ran =
+      params && original.job_set_id ? this.pfs.findCommit(params, original.job_set_id) : undefined;
+    const design =
+      ran && this.pfs.findFile(ran, designFolder)?.type === 'DIR'
+        ? { commit: ran, from: designFolder }
+        : undefined;
     return this.create({
       project: original.project,
       flow: original.flow,
@@ -188,6 +251,7 @@ export class TrialService {
       description: original.description,
       author: original.author,
       rerunOf: original.id,
+      design,
     });
   }
 
@@ -219,6 +283,134 @@ export class TrialService {
     } catch (error) {
       console.error('trials: could not follow a job', error);
     }
+  }
+
+  // ---- bolt commits ---------------------------------------------------------------------
+
+  /** A commit that finished: one to the master branch of a flow's bolt starts its trials. */
+  private commitFinished(commit: CommitRow): void {
+    if (this.closed || commit.origin === 'AUTO' || commit.branch_name !== 'master') return;
+    try {
+      const repo = this.pfs.repoById(commit.repo_id);
+      if (!repo || repo.type !== 'user') return;
+      if (!this.flows.flowsOfBolt(repo.project, repo.name).some(carriesDesign)) return;
+      void this.trialsOfBoltCommit(repo.project, repo.name, commit.id).catch((error: unknown) =>
+        console.error('trials: could not start the trials of a bolt commit', error),
+      );
+    } catch (error) {
+      console.error('trials: could not look at a commit', error);
+    }
+  }
+
+  /**
+   * The trials a commit to a bolt started: one per case it affects, per flow that carries its
+   * design (bolt-commits.ts). The first call starts them; later calls (the upload's answer)
+   * wait for the same ones. Empty when no flow reads the bolt.
+   */
+  trialsOfBoltCommit(project: string, repoName: string, commitId: string): Promise<Trial[]> {
+    const key = `${project}/${repoName}@${commitId}`;
+    let started = this.boltTrials.get(key);
+    if (!started) {
+      started = this.startBoltTrials(project, repoName, commitId);
+      this.boltTrials.set(key, started);
+      // Remembered a while (the upload's answer asks right after), then found in the store.
+      const forget = () => setTimeout(() => this.boltTrials.delete(key), 60_000).unref();
+      started.then(forget, forget);
+    }
+    return started;
+  }
+
+  private async startBoltTrials(
+    project: string,
+    repoName: string,
+    commitId: string,
+  ): Promise<Trial[]> {
+    const bolt = this.pfs.findRepo({ project, name: repoName, type: 'user' });
+    const commit = bolt && this.pfs.findCommit(bolt, commitId);
+    if (!bolt || !commit) return [];
+    const started: Trial[] = [];
+    for (const flow of this.flows.flowsOfBolt(project, repoName).filter(carriesDesign)) {
+      const existing = this.store.list({
+        project,
+        flow: flow.name,
+        caseName: '',
+        filters: [
+          { field: 'label.commit', operator: 'EQ', value: commit.id },
+          { field: 'label.trigger', operator: 'EQ', value: 'bolt' },
+        ],
+        includeDeleted: true,
+        orderBy: [],
+        pageSize: 0,
+        pageIndex: 0,
+        marker: '',
+      });
+      if (existing.length > 0) {
+        started.push(...this.store.hydrate(existing));
+        continue;
+      }
+      const context = boltCommitOf(this.pfs, this.blobs, flow, bolt, commit, {
+        defaults: await this.flows.defaults(flow),
+        lastParameters: (caseName) => this.lastParameters(project, flow.name, caseName),
+      });
+      const plan = (this.planner ? await this.planner(context) : null) ?? defaultPlan(context);
+      for (const planned of plan) {
+        if (this.closed) break;
+        this.placeCase(bolt, commit, flow, planned);
+        started.push(
+          await this.create({
+            project,
+            flow: flow.name,
+            caseName: planned.caseName,
+            parameters: planned.parameters,
+            labels: { trigger: 'bolt', bolt: bolt.name, commit: commit.id },
+            description: `${bolt.name} changed: ${commit.description || `commit ${commit.id}`}`,
+            author: commit.created_by,
+            design: { commit, from: '/' },
+          }),
+        );
+      }
+    }
+    return started;
+  }
+
+  /** The case's branch at the commit: created for a new design, moved for an affected case. */
+  private placeCase(bolt: RepoRow, commit: CommitRow, flow: Flow, planned: PlannedTrial): void {
+    if (!planned.caseName) return;
+    const existing = caseBranches(this.pfs, bolt).find((c) => c.name === planned.caseName);
+    if (existing) {
+      this.pfs.createBranch(bolt, existing.branch.name, commit, provenanceOf(existing.branch));
+      return;
+    }
+    if (!planned.newCase) return;
+    this.pfs.transaction(() => {
+      this.pfs.createBranch(bolt, planned.caseName, commit, []);
+      this.pfs.setBranchMetadata(this.pfs.getBranch(bolt, planned.caseName), {
+        case: planned.caseName,
+        flow: flow.name,
+        description: planned.newCase?.description ?? '',
+        ...planned.newCase?.metadata,
+      });
+    });
+  }
+
+  /** The parameters of the newest trial of a flow (of one case, when given). */
+  private lastParameters(
+    project: string,
+    flow: string,
+    caseName: string | null,
+  ): Record<string, string> | null {
+    const [last] = this.store.list({
+      project,
+      flow,
+      caseName: caseName ?? '',
+      filters: caseName === '' ? [{ field: 'case', operator: 'EQ', value: '' }] : [],
+      includeDeleted: false,
+      orderBy: [{ field: 'created', desc: true }],
+      pageSize: 1,
+      pageIndex: 0,
+      marker: '',
+    });
+    return last ? (this.store.hydrate([last])[0]?.parameters ?? null) : null;
   }
 
   /** Records a run started by a commit to a flow's bolt as a trial (once per job set). */
@@ -296,33 +488,49 @@ export class TrialService {
       const job = jobs.get(stage.pipeline);
       return job ? [{ stage, job }] : [];
     });
+    const described = await this.stages.describe(stages, jobs, parseStages(trial.stages));
     const startedAt = min(flowJobs.map(({ job }) => job.started_at));
-    const failed = flowJobs.find(({ job }) => failedJobStates.includes(job.state));
+    // The stage that failed (its own tool), else one that could not run or was killed.
+    const failed =
+      described.find((stage) => stage.state === 'FAILED') ??
+      described.find((stage) => stage.state === 'UNRUNNABLE' || stage.state === 'KILLED');
+    const anyActive = flowJobs.some(({ job }) => !isTerminal(job.state));
     const allDone =
       flowJobs.length === stages.length && flowJobs.every(({ job }) => job.state === 'JOB_SUCCESS');
-    if (failed || allDone) {
+    // A failed run ends once nothing of it is still running (the stages after the failure end
+    // unrunnable as soon as it fails).
+    if ((failed && !anyActive) || allDone) {
       const finishedAt = max(flowJobs.map(({ job }) => job.finished_at)) ?? Date.now();
       const { metrics, problems } = await this.readMetrics(flowJobs.map(({ job }) => job));
       const nothingRan = flowJobs.every(
         ({ job }) => job.data_processed === 0 && job.data_recovered === 0 && job.data_failed === 0,
       );
+      const final = described.map((stage): TrialStage =>
+        stage.state === 'PENDING' || stage.state === 'RUNNING'
+          ? { ...stage, state: 'UNRUNNABLE', reason: 'not reached: an earlier stage failed' }
+          : stage,
+      );
+      const notRun = final
+        .filter((stage) => stage.state === 'NOT_RUN')
+        .map((stage) => `${stage.name} not run: ${stage.reason}`);
       let state: TrialState = 'STARTED';
-      let reason = problems.join('; ');
+      let reason = [...notRun, ...problems].join('; ');
       if (failed) {
         state = 'UNRUNNABLE';
-        reason = [
-          `stage ${failed.stage.name} (${failed.job.pipeline}): ${failed.job.reason || failed.job.state}`,
-          reason,
-        ]
-          .filter(Boolean)
-          .join('; ');
+        const why =
+          failed.state === 'FAILED'
+            ? `stage ${failed.name} failed: ${failed.reason || failed.jobState}`
+            : `stage ${failed.name} (${failed.pipeline}): ${failed.reason || failed.jobState}`;
+        reason = [why, ...problems].join('; ');
       } else if (nothingRan) state = 'SKIPPED';
+      const failedJob = failed ? jobs.get(failed.pipeline) : undefined;
       this.store.transaction(() => {
         this.store.setMetrics(id, metrics);
         this.store.update(id, {
           state,
-          job_state: failed ? failed.job.state : 'JOB_SUCCESS',
+          job_state: failedJob ? failedJob.state : 'JOB_SUCCESS',
           reason,
+          stages: JSON.stringify(final),
           started_at: startedAt ?? trial.started_at ?? finishedAt,
           finished_at: finishedAt,
         });
@@ -336,6 +544,7 @@ export class TrialService {
     this.store.update(id, {
       state: anyStarted ? 'STARTED' : 'PENDING',
       job_state: active?.job.state ?? (flowJobs.length ? 'JOB_RUNNING' : ''),
+      stages: JSON.stringify(described),
       started_at: startedAt,
     });
   }
@@ -401,6 +610,15 @@ export function parseMetrics(json: unknown): { metrics: Metric[]; problems: stri
     problems.push(`${name}: not a number or a list`);
   }
   return { metrics, problems };
+}
+
+function provenanceOf(branch: { provenance: string }): string[] {
+  try {
+    const parsed: unknown = JSON.parse(branch.provenance || '[]');
+    return Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 function sortKeys(map: Record<string, string>): Record<string, string> {

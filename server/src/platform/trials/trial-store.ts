@@ -32,6 +32,8 @@ export interface TrialRow {
   started_at: number | null;
   finished_at: number | null;
   deleted_at: number | null;
+  /** JSON of the run's stages as last seen (trial-stages.ts; migration 9). */
+  stages: string;
 }
 
 export interface MetricPoint {

@@ -9,6 +9,7 @@ import { filterOperators, parseField, type TrialQuery } from './trial-query.ts';
 import type { TrialService } from './trial-service.ts';
 import type { Trial } from './trial-store.ts';
 import { trialRequestJson } from './trial-request-json.ts';
+import { parseStages } from './trial-stages.ts';
 
 export const TRIALS = 'omni_v1.API';
 
@@ -89,6 +90,17 @@ export function trialMessage(trial: Trial): WireObject {
     started: timestamp(trial.started_at),
     finished: timestamp(trial.finished_at),
     deleted: timestamp(trial.deleted_at),
+    stages: parseStages(trial.stages).map((stage) => ({
+      name: stage.name,
+      pipeline: { name: stage.pipeline, project: { name: trial.project } },
+      state: stage.state,
+      reason: stage.reason,
+      jobState: stage.jobState,
+      jobId: stage.jobId,
+      datumId: stage.datumId,
+      errorLine: stage.errorLine,
+      reports: stage.reports.map((report) => ({ label: report.label, path: report.path })),
+    })),
   };
 }
 

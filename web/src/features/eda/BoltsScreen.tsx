@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, Space, Table, Typography, message } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { HTMLAttributes, ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { createRepo } from '@ivory/api';
 import { useApi } from '../../data/api-context.tsx';
 import { formatBytes } from '../../format/bytes.ts';
@@ -11,6 +11,8 @@ import { testIds } from '../../test-ids.ts';
 import { EDA_PROJECT, edaKeys, useBolts, type Bolt } from './api.ts';
 import { boltErrorMessage } from './bolt-errors.ts';
 import { Screen } from '../../ui/Screen/index.ts';
+import { LandedMessage } from './upload/LandedMessage.tsx';
+import { landedFromState } from './upload/landed.ts';
 
 const columns: ColumnsType<Bolt> = [
   {
@@ -120,12 +122,22 @@ export function BoltsTable({
 /** /bolt: every bolt with its last upload and size, an Upload action each, and create-bolt. */
 export function BoltsScreen() {
   const bolts = useBolts();
+  const location = useLocation();
+  const navigate = useNavigate();
+  // After an upload (the modal's redirect): what it landed as and the trials it started.
+  const landed = landedFromState(location.state);
   if (bolts.error) throw bolts.error;
   return (
     <Screen>
       <Space style={{ justifyContent: 'space-between', width: '100%' }}>
         <Typography.Title level={2}>Bolts</Typography.Title>
       </Space>
+      {landed ? (
+        <LandedMessage
+          landed={landed}
+          onClose={() => void navigate(location.pathname, { replace: true, state: null })}
+        />
+      ) : null}
       <CreateBoltForm />
       <BoltsTable bolts={bolts.data ?? []} loading={bolts.isPending} />
     </Screen>

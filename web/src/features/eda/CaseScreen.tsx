@@ -2,7 +2,6 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   Button,
   Descriptions,
-  Empty,
   Form,
   Input,
   List,
@@ -26,8 +25,11 @@ import {
   edaKeys,
   flowsOf,
   useBolts,
+  caseRunIds,
   useCaseResults,
+  useCaseTrials,
   useCases,
+  useSnapshotRunIds,
   useJobs,
   usePipelines,
   type Case,
@@ -36,6 +38,7 @@ import {
 import { CASE_CONFIG_LABELS, LABELS, splitList } from './labels.ts';
 import { edaTestIds } from './test-ids.ts';
 import { Screen } from '../../ui/Screen/index.ts';
+import { CaseResultFiles, CaseTrials } from './CaseRuns.tsx';
 
 type CaseForm = { name: string; bolt: string } & Partial<Record<string, string>>;
 
@@ -151,6 +154,9 @@ export function CaseScreen() {
   const pipelines = usePipelines();
   const jobs = useJobs();
   const results = useCaseResults(name);
+  const trials = useCaseTrials(name);
+  const current = cases.data?.find((entry) => entry.name === name);
+  const snapshotRuns = useSnapshotRunIds(current?.bolt ?? '', current?.headCommitId ?? null);
   if (cases.error) throw cases.error;
 
   if (!name) {
@@ -170,10 +176,15 @@ export function CaseScreen() {
   const caseFlows = new Set(splitList(item?.labels[LABELS.flow]));
   const pipelinesOfCase = new Set(
     flowsOf(pipelines.data?.items ?? [])
-      .filter((flow) => caseFlows.has(flow.name))
+      .filter((flow) => caseFlows.size === 0 || caseFlows.has(flow.name))
       .flatMap((flow) => flow.stages.map((stage) => stage.pipeline)),
   );
-  const runs = (jobs.data?.items ?? []).filter((job) => pipelinesOfCase.has(job.job.pipeline.name));
+  // Only this case's runs: its trials' and those on its RTL snapshot — not every run of its flows.
+  const runIds = caseRunIds(trials.data ?? [], snapshotRuns.data ?? []);
+  const runs = (jobs.data?.items ?? []).filter(
+    (job) => pipelinesOfCase.has(job.job.pipeline.name) && runIds.has(job.job.id),
+  );
+  const latest = (trials.data ?? []).find((trial) => trial.finished);
 
   return (
     <Screen>
@@ -220,7 +231,9 @@ export function CaseScreen() {
           </Typography.Paragraph>
         </>
       )}
-      <Typography.Title level={4}>Runs across flows</Typography.Title>
+      <Typography.Title level={4}>Trials of this case</Typography.Title>
+      <CaseTrials trials={trials.data ?? []} loading={trials.isPending} />
+      <Typography.Title level={4}>Jobs of its runs</Typography.Title>
       <Table<JobSummary>
         rowKey={(job) => `${job.job.pipeline.name}/${job.job.id}`}
         loading={jobs.isPending}
@@ -253,24 +266,7 @@ export function CaseScreen() {
         ]}
       />
       <Typography.Title level={4}>Result files</Typography.Title>
-      {(results.data ?? []).length === 0 ? (
-        <Empty
-          description={results.isPending ? 'Loading…' : 'No result commits carry this case yet.'}
-        />
-      ) : (
-        <List
-          bordered
-          dataSource={results.data}
-          renderItem={(result) => (
-            <List.Item>
-              <Link to={commitPath(result.repo, result.commit.commit.id)}>
-                {result.repo}@{result.commit.commit.id.slice(0, 8)}
-              </Link>
-              <span>{result.commit.description}</span>
-            </List.Item>
-          )}
-        />
-      )}
+      <CaseResultFiles latest={latest} results={results.data ?? []} loading={results.isPending} />
     </Screen>
   );
 }

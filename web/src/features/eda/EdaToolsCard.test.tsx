@@ -38,6 +38,6 @@ describe('the setup screen’s EDA tools', () => {
     expect(yosys).toHaveTextContent('@yowasp/yosys 0.55.944');
     const icarus = within(table).getByText('Icarus Verilog').closest('tr') as HTMLElement;
     expect(within(icarus).getByText('not installed')).toBeInTheDocument();
-    expect(icarus).toHaveTextContent('the stage is skipped; install with apt-get install iverilog');
+    expect(icarus).toHaveTextContent('the stage is not run; install with apt-get install iverilog');
   });
 });

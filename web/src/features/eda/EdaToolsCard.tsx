@@ -37,7 +37,7 @@ export function EdaToolsCard() {
                   </span>
                 ) : (
                   <span>
-                    <Tag color="default">not installed</Tag> the stage is skipped; install with{' '}
+                    <Tag color="default">not installed</Tag> the stage is not run; install with{' '}
                     <code>{tool.install}</code>
                   </span>
                 ),

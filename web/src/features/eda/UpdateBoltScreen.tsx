@@ -18,7 +18,7 @@ export function UpdateBoltScreen() {
           if (location.key === 'default') void navigate('/bolt', { replace: true });
           else void navigate(-1);
         }}
-        onFinished={() => void navigate(SUCCESS_REDIRECT_PATH)}
+        onFinished={(landed) => void navigate(SUCCESS_REDIRECT_PATH, { state: { landed } })}
       />
     </>
   );

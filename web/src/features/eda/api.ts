@@ -8,7 +8,9 @@ import {
   listBranches,
   listCommits,
   listRepos,
+  listTrials,
   type ApiClient,
+  type Trial,
   type CommitInfo,
   type JobInfo,
   type PipelineInfo,
@@ -35,6 +37,7 @@ export const edaKeys = {
   jobs: () => ['eda', 'jobs'] as const,
   cases: () => ['eda', 'cases'] as const,
   results: (caseName: string) => ['eda', 'results', caseName] as const,
+  caseTrials: (caseName: string) => ['eda', 'caseTrials', caseName] as const,
 };
 
 const NOT_FOUND = 5;
@@ -320,6 +323,57 @@ export function useCaseResults(caseName: string) {
     queryFn: ({ signal }) => fetchCaseResults(client, caseName, signal),
     enabled: caseName !== '',
   });
+}
+
+/** The trials of a case, newest first (polled while one is still running). */
+export function useCaseTrials(caseName: string) {
+  const client = useApi();
+  return useQuery({
+    queryKey: edaKeys.caseTrials(caseName),
+    queryFn: ({ signal }): Promise<Trial[]> =>
+      listTrials(
+        client,
+        { project: EDA_PROJECT, case: caseName, orderBy: [{ field: 'created', order: 'DESC' }] },
+        signal,
+      ),
+    enabled: caseName !== '',
+    refetchInterval: (query) =>
+      (query.state.data ?? []).some((trial) => !trial.finished) ? PPS_POLL_MS : false,
+  });
+}
+
+/** The IDs of the runs that read a case's RTL snapshot directly (flows reading the bolt). */
+export function useSnapshotRunIds(bolt: string, commitId: string | null) {
+  const client = useApi();
+  return useQuery({
+    queryKey: ['eda', 'snapshotRuns', bolt, commitId] as const,
+    queryFn: async ({ signal }) => {
+      const { items } = await collectOrEmpty<JobSummary>(
+        client,
+        'pps_v2.API',
+        'ListJob',
+        {
+          projects: [{ name: EDA_PROJECT }],
+          inputCommit: [
+            { repo: { name: bolt, type: 'user', project: { name: EDA_PROJECT } }, id: commitId },
+          ],
+          details: false,
+        },
+        signal,
+      );
+      return items.map((job) => job.job.id);
+    },
+    enabled: bolt !== '' && Boolean(commitId),
+    refetchInterval: PPS_POLL_MS,
+  });
+}
+
+/**
+ * The job IDs of a case's runs: its trials' runs, and the runs that read its RTL snapshot
+ * (a flow that reads the bolt itself; the later stages share the run's ID).
+ */
+export function caseRunIds(trials: readonly Trial[], snapshotRuns: readonly string[]): Set<string> {
+  return new Set([...trials.map((trial) => trial.jobSetId).filter(Boolean), ...snapshotRuns]);
 }
 
 /** The console's file browser at a commit of an eda repo. */

@@ -1,4 +1,5 @@
 import { Alert, Button, Flex, Typography } from 'antd';
+import { useSearchParams } from 'react-router';
 import type { JobInfo } from '@ivory/api';
 import { testIds } from '../../test-ids.ts';
 import { ConfirmModal } from '../../ui/Modal/index.ts';
@@ -77,6 +78,9 @@ export function JobLogsPane({
 }) {
   const { jobRef, job, logs } = state;
   const { pipeline, jobId, datumId } = target;
+  // ?find=<text>: a line to show and select (a failed trial's first error line links here).
+  const [search] = useSearchParams();
+  const find = search.get('find') ?? '';
   return (
     <>
       {datumId ? (
@@ -93,6 +97,7 @@ export function JobLogsPane({
         error={logs.error}
         fileName={`${pipeline}-${jobId}${datumId ? `-${datumId}` : ''}.log`}
         height={height}
+        find={find}
       />
     </>
   );

@@ -48,7 +48,10 @@ export function LogViewer({
   fileName = 'logs.txt',
   height = 480,
   indexShift = 0,
+  find = '',
 }: {
+  /** A line to scroll to and select once it arrives (its text, or a part of it). */
+  find?: string;
   rows: readonly LogRow[];
   /** How far the rows' indexes have moved since the first rows shown (a selection follows). */
   indexShift?: number;
@@ -93,6 +96,26 @@ export function LogViewer({
     estimateSize: () => ROW_HEIGHT,
     overscan: 20,
   });
+
+  // The line asked for (?find=): selected and scrolled to once, instead of following the tail.
+  const wanted = find.trim();
+  const [found, setFound] = useState<number | null>(null);
+  const foundAt =
+    wanted && found === null ? visible.findIndex((row) => row.message.includes(wanted)) : -1;
+  if (foundAt >= 0) {
+    const row = visible[foundAt] as LogRow;
+    setFound(row.index);
+    setSelected(new Set([row.index]));
+    setAnchor(row.index);
+    setFollow(false);
+  }
+  useEffect(() => {
+    if (found === null) return;
+    const at = visible.findIndex((row) => row.index === found);
+    if (at >= 0) virtualizer.scrollToIndex(at, { align: 'center' });
+    // Once, when the line is found.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [found]);
 
   useEffect(() => {
     if (follow && count > 0) virtualizer.scrollToIndex(count - 1, { align: 'end' });
@@ -207,6 +230,8 @@ export function LogViewer({
                 key={row.index}
                 data-testid={testIds.logLine}
                 data-user={row.user}
+                data-found={row.index === found ? 'true' : undefined}
+                aria-current={row.index === found ? 'true' : undefined}
                 onClick={(e) => {
                   setSelected((s) => nextSelection(s, anchor, row.index, visible, e.shiftKey));
                   if (!e.shiftKey) setAnchor(row.index);

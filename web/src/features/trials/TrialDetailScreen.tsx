@@ -9,9 +9,12 @@ import { useToast } from '../../ui/Toast/index.ts';
 import { useDeleteTrial, useRerunTrial, useTrial, useTrialJobs } from './api.ts';
 import { metricsWithHistory } from './comparison.ts';
 import { MetricHistoryChart } from './components/LazyCharts.tsx';
+import { TrialQor } from './components/TrialQor.tsx';
+import { TrialFailure, TrialStages } from './components/TrialStages.tsx';
 import { TrialStateTag } from './components/TrialStateTag.tsx';
+import { formatWithUnit, metricInfo } from './metric-catalogue.ts';
 import { trialPath, trialsPath } from './paths.ts';
-import { formatMetric, isFinished } from './trial-view.ts';
+import { isFinished } from './trial-view.ts';
 import { Screen } from '../../ui/Screen/index.ts';
 import { NoWrap } from '../../ui/NoWrap/index.ts';
 
@@ -20,7 +23,8 @@ const jobLogsPath = (project: string, job: JobInfo) =>
 
 function KeyValues({ map, label }: { map: Record<string, string>; label: string }) {
   const entries = Object.entries(map).sort(([a], [b]) => a.localeCompare(b));
-  if (entries.length === 0) return <Empty description={`No ${label}`} />;
+  if (entries.length === 0)
+    return <Typography.Paragraph type="secondary">No {label}.</Typography.Paragraph>;
   return (
     <Table
       aria-label={label}
@@ -167,10 +171,14 @@ export function TrialDetailScreen() {
               )}
             </Descriptions.Item>
           </Descriptions>
-          <Typography.Title level={3}>Parameters</Typography.Title>
-          <KeyValues map={data.parameters} label="parameters" />
-          <Typography.Title level={3}>Labels</Typography.Title>
-          <KeyValues map={data.labels} label="labels" />
+          <TrialFailure trial={data} />
+          <TrialQor trial={data} />
+          {data.stages.length > 0 ? (
+            <>
+              <Typography.Title level={3}>Stages</Typography.Title>
+              <TrialStages trial={data} />
+            </>
+          ) : null}
           <Typography.Title level={3}>Metrics</Typography.Title>
           {data.metrics.length === 0 ? (
             <Empty description={isFinished(data) ? 'No metrics reported' : 'No metrics yet'} />
@@ -182,8 +190,26 @@ export function TrialDetailScreen() {
               rowKey={(metric) => metric.name}
               dataSource={data.metrics}
               columns={[
-                { title: 'Metric', key: 'name', render: (_, metric) => <code>{metric.name}</code> },
-                { title: 'Value', key: 'value', render: (_, metric) => formatMetric(metric.value) },
+                {
+                  title: 'Metric',
+                  key: 'name',
+                  render: (_, metric) => {
+                    const { label } = metricInfo(metric.name);
+                    return (
+                      <>
+                        <code>{metric.name}</code>
+                        {label !== metric.name ? (
+                          <Typography.Text type="secondary"> {label}</Typography.Text>
+                        ) : null}
+                      </>
+                    );
+                  },
+                },
+                {
+                  title: 'Value',
+                  key: 'value',
+                  render: (_, metric) => formatWithUnit(metric.name, metric.value),
+                },
                 {
                   title: 'Step',
                   key: 'step',
@@ -198,6 +224,22 @@ export function TrialDetailScreen() {
               ]}
             />
           )}
+          <div
+            style={{
+              display: 'grid',
+              gridTemplateColumns: 'repeat(auto-fit, minmax(280px, 1fr))',
+              gap: 16,
+            }}
+          >
+            <section>
+              <Typography.Title level={3}>Parameters</Typography.Title>
+              <KeyValues map={data.parameters} label="parameters" />
+            </section>
+            <section>
+              <Typography.Title level={3}>Labels</Typography.Title>
+              <KeyValues map={data.labels} label="labels" />
+            </section>
+          </div>
           <div
             style={{
               display: 'grid',

@@ -2,6 +2,7 @@ import { Alert, Checkbox, Empty, Space, Table, Typography } from 'antd';
 import { useMemo, useState, type HTMLAttributes } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { Trial } from '@ivory/api';
+import { color } from '../../app/theme.ts';
 import { testIds } from '../../test-ids.ts';
 import { Select } from '../../ui/Select/index.ts';
 import { useTrialsByIds } from './api.ts';
@@ -16,13 +17,15 @@ import {
   type ParameterDiffRow,
 } from './comparison.ts';
 import { MetricBarChart, MetricHistoriesChart } from './components/LazyCharts.tsx';
+import { MetricDiffTable } from './components/MetricDiffTable.tsx';
 import { ParallelCoordinatesPlot } from './components/ParallelCoordinatesPlot.tsx';
 import { TrialStateTag } from './components/TrialStateTag.tsx';
 import { trialPath, trialsPath } from './paths.ts';
 import { shortTrialId } from './trial-view.ts';
 import { Screen } from '../../ui/Screen/index.ts';
 
-const DIFF_STYLE = { background: '#fff7e6' };
+// A differing row: the theme's tint, readable in both colour schemes.
+const DIFF_STYLE = { background: color('infoBg') };
 
 function ParameterDiffTable({ project, trials }: { project: string; trials: Trial[] }) {
   const [onlyDiffering, setOnlyDiffering] = useState(false);
@@ -132,6 +135,8 @@ export function TrialsCompareScreen() {
           </span>
         ))}
       </Space>
+      <Typography.Title level={3}>Metric differences</Typography.Title>
+      <MetricDiffTable project={projectId} trials={trials} />
       <Typography.Title level={3}>Parameters</Typography.Title>
       <ParameterDiffTable project={projectId} trials={trials} />
       <Typography.Title level={3}>Metrics</Typography.Title>

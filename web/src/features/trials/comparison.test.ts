@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   metricBars,
+  metricDiff,
   metricHistories,
   metricHistoryData,
   metricsWithHistory,
@@ -105,9 +106,16 @@ describe('chart data from metrics', () => {
   it('makes one bar chart per metric with a bar per trial that has it', () => {
     const charts = metricBars([a, b]);
     expect(charts.map((chart) => chart.metric)).toEqual(['accuracy', 'loss']);
-    expect(charts[0]?.data).toEqual([{ metric: 'accuracy', [a.id]: 0.2, [b.id]: 0.8 }]);
-    expect(charts[0]?.series.map((series) => series.label)).toEqual(['00000aaa', '00000bbb']);
-    expect(charts[1]?.series.map((series) => series.key)).toEqual([a.id]);
+    // A bar per trial in the columns' order, each labelled with its value.
+    expect(charts[0]?.data.map((bar) => [bar.trial, bar.value, bar.display])).toEqual([
+      ['00000aaa', 0.2, '0.2'],
+      ['00000bbb', 0.8, '0.8'],
+    ]);
+    // A trial without the metric: no bar (0), labelled "—", never a full bar.
+    expect(charts[1]?.data.map((bar) => [bar.value, bar.shown, bar.display])).toEqual([
+      [0.3, 0.3, '0.3'],
+      [null, 0, '—'],
+    ]);
   });
 });
 
@@ -139,5 +147,55 @@ describe('metric histories across trials', () => {
 
   it('draws none when no trial has a history', () => {
     expect(metricHistories([b, c])).toEqual([]);
+  });
+});
+
+describe('metric difference table', () => {
+  const eda = (id: string, metrics: Record<string, number>) =>
+    trialFixture(id, {
+      metrics: Object.entries(metrics).map(([name, value]) => ({
+        name,
+        value,
+        step: '0',
+        history: [],
+      })),
+    });
+  const base = eda('0000000000000000000000000000base', {
+    area: 200,
+    delay_ns: 2,
+    fmax_mhz: 400,
+    lint_warnings: 3,
+    custom: 5,
+  });
+  const next = eda('0000000000000000000000000000next', {
+    area: 150,
+    delay_ns: 2.5,
+    fmax_mhz: 500,
+    custom: 6,
+  });
+
+  it('puts the QoR metrics first, a value per trial, missing as null', () => {
+    const rows = metricDiff([base, next]);
+    expect(rows.map((row) => row.name)).toEqual([
+      'area',
+      'delay_ns',
+      'fmax_mhz',
+      'lint_warnings',
+      'custom',
+    ]);
+    expect(rows.find((row) => row.name === 'lint_warnings')?.values).toEqual([3, null]);
+    expect(rows.find((row) => row.name === 'lint_warnings')?.deltas).toEqual([null, null]);
+  });
+
+  it('gives each delta and per cent against the first trial, judged by the metric’s direction', () => {
+    const byName = Object.fromEntries(
+      metricDiff([base, next]).map((row) => [row.name, row.deltas[1]]),
+    );
+    // Smaller area is better; a longer delay is a regression; a higher Fmax is better.
+    expect(byName.area).toEqual({ delta: -50, percent: -25, verdict: 'better' });
+    expect(byName.delay_ns).toEqual({ delta: 0.5, percent: 25, verdict: 'worse' });
+    expect(byName.fmax_mhz).toEqual({ delta: 100, percent: 25, verdict: 'better' });
+    // A metric the console does not know has no direction.
+    expect(byName.custom).toEqual({ delta: 1, percent: 20, verdict: null });
   });
 });

@@ -1,5 +1,6 @@
 import type { Trial, TrialMetric } from '@ivory/api';
-import { shortTrialId } from './trial-view.ts';
+import { metricInfo } from './metric-catalogue.ts';
+import { formatMetric, shortTrialId } from './trial-view.ts';
 
 /** Series colours of the charts, one per trial (compare allows up to 10). */
 export const TRIAL_COLORS = [
@@ -61,30 +62,132 @@ export function metricNames(trials: readonly Trial[]): string[] {
   return [...names].sort((a, b) => a.localeCompare(b));
 }
 
-export interface MetricBars {
-  metric: string;
-  /** One row (the x category = the metric) with one key per trial that has the metric. */
-  data: Array<Record<string, string | number>>;
-  /** The trials drawn as bars: dataKey = the trial id, label = its short id. */
-  series: Array<{ key: string; label: string; color: string }>;
+export interface MetricBar {
+  /** The trial's short id (the x category), in the compared trials' order. */
+  trial: string;
+  id: string;
+  /** The trial's value, or null when it did not report the metric. */
+  value: number | null;
+  /** The bar's height: the value, or 0 for a missing one (drawn as no bar, labelled "—"). */
+  shown: number;
+  /** The label written on the bar. */
+  display: string;
+  color: string;
 }
 
-/** One bar chart per metric: a bar per trial (legend = trial ids), missing values left out. */
+export interface MetricBars {
+  metric: string;
+  /** Its name as people read it, with the unit (metric-catalogue.ts). */
+  title: string;
+  /** A bar per trial, in the compared trials' order (the table's columns). */
+  data: MetricBar[];
+}
+
+/** One bar chart per metric: a bar per trial in the columns' order, its value written on it. */
 export function metricBars(trials: readonly Trial[]): MetricBars[] {
-  return metricNames(trials).map((metric) => {
-    const row: Record<string, string | number> = { metric };
-    const series: MetricBars['series'] = [];
-    trials.forEach((trial, index) => {
-      const found = trial.metrics.find((item) => item.name === metric);
-      if (!found) return;
-      row[trial.id] = found.value;
-      series.push({
-        key: trial.id,
-        label: shortTrialId(trial.id),
-        color: TRIAL_COLORS[index % TRIAL_COLORS.length] ?? '#595959',
-      });
-    });
-    return { metric, data: [row], series };
+  return orderedMetricNames(trials).map((metric) => {
+    const info = metricInfo(metric);
+    return {
+      metric,
+      title: `${info.label === metric ? metric : `${info.label} (${metric})`}${info.unit ? `, ${info.unit}` : ''}`,
+      data: trials.map((trial, index) => {
+        const value = trial.metrics.find((item) => item.name === metric)?.value ?? null;
+        return {
+          trial: shortTrialId(trial.id),
+          id: trial.id,
+          value,
+          shown: value ?? 0,
+          display: value === null ? '—' : formatMetric(value),
+          color: TRIAL_COLORS[index % TRIAL_COLORS.length] ?? '#595959',
+        };
+      }),
+    };
+  });
+}
+
+/** How a trial's value compares with the first (baseline) trial's. */
+export interface MetricDelta {
+  delta: number;
+  /** Per cent of the baseline; null when the baseline is 0. */
+  percent: number | null;
+  /** By the metric's direction: worse is a regression; null when it has no direction. */
+  verdict: 'better' | 'worse' | 'same' | null;
+}
+
+export interface MetricDiffRow {
+  name: string;
+  label: string;
+  unit: string;
+  /** One value per trial, in the trials' order; null when the trial lacks it. */
+  values: Array<number | null>;
+  /** Against the first trial, per trial (null for the first, and where a value is missing). */
+  deltas: Array<MetricDelta | null>;
+  differs: boolean;
+}
+
+/** The QoR metrics first, in the order an engineer reads them; then the rest by name. */
+const FIRST = [
+  'area',
+  'std_cells',
+  'cells',
+  'logic_depth',
+  'delay_ns',
+  'fmax_mhz',
+  'slack_ns',
+  'sim_pass',
+  'sim_checks',
+  'sim_errors',
+  'lint_warnings',
+  'lint_errors',
+  'transistors',
+];
+
+export function orderedMetricNames(trials: readonly Trial[]): string[] {
+  const names = metricNames(trials);
+  const rank = (name: string) => {
+    const at = FIRST.indexOf(name);
+    return at < 0 ? FIRST.length : at;
+  };
+  return [...names].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+export function deltaOf(name: string, base: number, value: number): MetricDelta {
+  const delta = value - base;
+  const percent = base === 0 ? null : (delta / Math.abs(base)) * 100;
+  const { better } = metricInfo(name);
+  const verdict =
+    delta === 0
+      ? 'same'
+      : better === null
+        ? null
+        : (better === 'lower') === delta < 0
+          ? 'better'
+          : 'worse';
+  return { delta, percent, verdict };
+}
+
+/**
+ * The table of differences: a row per metric (QoR first), a value per trial, and each trial's
+ * delta and per cent against the first trial, judged by the metric's direction.
+ */
+export function metricDiff(trials: readonly Trial[]): MetricDiffRow[] {
+  return orderedMetricNames(trials).map((name) => {
+    const values = trials.map(
+      (trial) => trial.metrics.find((metric) => metric.name === name)?.value ?? null,
+    );
+    const base = values[0] ?? null;
+    const deltas = values.map((value, index) =>
+      index === 0 || value === null || base === null ? null : deltaOf(name, base, value),
+    );
+    const info = metricInfo(name);
+    return {
+      name,
+      label: info.label,
+      unit: info.unit,
+      values,
+      deltas,
+      differs: new Set(values).size > 1,
+    };
   });
 }
 

@@ -21,6 +21,7 @@ export function trialFixture(id: string, patch: Partial<Trial> = {}): Trial {
     started: null,
     finished: '2025-01-01T00:01:00Z',
     deleted: null,
+    stages: [],
     ...patch,
   };
 }

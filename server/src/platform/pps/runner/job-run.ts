@@ -127,6 +127,16 @@ export class JobRunner {
       this.c.update(job, { output_commit_rowid: output.rowid });
       job = running.job;
     }
+    // An input commit that carries an error (the job that wrote it failed) makes this job
+    // unrunnable, as pachd does; its output commit ends with that reason, so the jobs after it
+    // are unrunnable too.
+    const failedInputs = [...inputs].filter(([, commit]) => commit.error).map(([name]) => name);
+    if (failedInputs.length > 0)
+      return this.outputs.endJob(
+        job,
+        'JOB_UNRUNNABLE',
+        `unrunnable because the following upstream pipelines failed: ${failedInputs.join(', ')}`,
+      );
 
     const jobTimer =
       spec.jobTimeoutMs > 0

@@ -1,6 +1,7 @@
 import { DeleteOutlined, InboxOutlined, RedoOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import {
+  Alert,
   Button,
   Card,
   Empty,
@@ -17,18 +18,33 @@ import {
   UPLOAD_SUCCESS_MESSAGE,
   distinctUploadIds,
   finishUploads,
-  joinUploadPath,
   resumeFile,
   startUploads,
   validateUploadPath,
   type UploadFile,
+  type UploadFinishAnswer,
   type UploadItem,
 } from '@ivory/api';
 import { testIds } from '../../../test-ids.ts';
 import { ConfirmModal } from '../../../ui/Modal/Modal.tsx';
 import { edaKeys } from '../api.ts';
 import { useLeaveGuard } from './leave-guard.ts';
-import { forgetSessions, recallSessions, rememberSessions } from './session-memory.ts';
+import {
+  doubledFolder,
+  landingPath,
+  placedItems,
+  placementWarnings,
+  PLUGIN_PATHS,
+} from './placement.ts';
+import {
+  forgetSessions,
+  newUploadGroup,
+  recallGroup,
+  recallSessions,
+  rememberSessions,
+} from './session-memory.ts';
+import { LandedMessage } from './LandedMessage.tsx';
+import { landedSummary, type LandedUpload } from './landed.ts';
 import { UnfinishedUploadDialog } from './UnfinishedUploadDialog.tsx';
 import { initialUploadState, progressStatus, uploadButton, uploadReducer } from './upload-state.ts';
 
@@ -41,22 +57,15 @@ export const MODAL_CLOSE_DELAY_MS = 200;
 export const CLEAR_TITLE = 'Clear uploaded files';
 export const CLEAR_TEXT = 'Are you certain you wish to delete the uploaded files?';
 /** Where the trial service reads a flow plugin's description (see README, "Upload modal"). */
-export const PLUGIN_DESCRIPTION_PATH = '/rtl/user_plugin/plugin.json';
-
-/** Where a picked file lands in the bolt: the File Path joined with its relative path. */
-export function landingPath(basePath: string, item: UploadItem): string {
-  const folder = joinUploadPath(basePath, item.dirPath);
-  const name = item.relativePath.slice(item.relativePath.lastIndexOf('/') + 1);
-  return folder === '/' ? `/${name}` : `${folder}/${name}`;
-}
+export const PLUGIN_DESCRIPTION_PATH = PLUGIN_PATHS[0] as string;
 
 export interface UploadFilesModalProps {
   /** The bolt (repo in project eda) the files go to. */
   repo: string;
   /** Called MODAL_CLOSE_DELAY_MS after the modal is closed. */
   onClosed: () => void;
-  /** Called REDIRECT_AFTER_SUCCESS_MS after the uploads were finished. */
-  onFinished: () => void;
+  /** Called REDIRECT_AFTER_SUCCESS_MS after the uploads were finished, with what landed. */
+  onFinished: (landed: LandedUpload) => void;
 }
 
 /** The folder-upload modal of the benchmarking shell (spec sections 2, 4, 5, 7, 8, 9). */
@@ -79,6 +88,12 @@ export function UploadFilesModal({ repo, onClosed, onFinished }: UploadFilesModa
   /** The close being asked about: the modal's own (×, Escape) or a route change. */
   const [asking, setAsking] = useState<'close' | 'route' | null>(null);
   const uploaded = state.items.filter((item) => item.status === 'success').length;
+  /**
+   * Beyond the spec: every /upload/start of this modal carries one group, so the server lands
+   * all its folders in one commit (a session remembered from a closed tab brings its group).
+   */
+  const group = useRef(newUploadGroup());
+  const [landed, setLanded] = useState<LandedUpload | null>(null);
   const { blocker, allowLeave } = useLeaveGuard(uploaded > 0 && !finished);
 
   useEffect(() => {
@@ -109,7 +124,7 @@ export function UploadFilesModal({ repo, onClosed, onFinished }: UploadFilesModa
   const onProgress = useCallback(
     (items: UploadItem[]) => {
       dispatch({ type: 'progress', items });
-      rememberSessions(repo, stateRef.current.path, items);
+      rememberSessions(repo, stateRef.current.path, items, group.current);
     },
     [repo],
   );
@@ -189,18 +204,36 @@ export function UploadFilesModal({ repo, onClosed, onFinished }: UploadFilesModa
       return;
     }
     const recalled = recallSessions(repo, path, stateRef.current.items);
-    if (recalled.size > 0) dispatch({ type: 'resumeSessions', uploadIds: recalled });
-    const items = stateRef.current.items.map((item) => {
-      const uploadId = recalled.get(item.relativePath);
-      return uploadId && item.uploadId === '' ? { ...item, uploadId } : item;
+    if (recalled.size > 0) {
+      dispatch({ type: 'resumeSessions', uploadIds: recalled });
+      group.current = recallGroup(repo, path, stateRef.current.items) ?? group.current;
+    }
+    const items = placedItems(
+      path,
+      stateRef.current.items.map((item) => {
+        const uploadId = recalled.get(item.relativePath);
+        return uploadId && item.uploadId === '' ? { ...item, uploadId } : item;
+      }),
+    );
+    const run = await startUploads({
+      items,
+      repo,
+      path,
+      description,
+      group: group.current,
+      onProgress,
     });
-    const run = await startUploads({ items, repo, path, description, onProgress });
     if (run.error) void messageApi.error(run.error);
   }
 
   async function finish({ redirect }: { redirect: boolean }): Promise<boolean> {
     const { items, description } = stateRef.current;
-    const error = await finishUploads({ uploadIds: items, description });
+    const answers: UploadFinishAnswer[] = [];
+    const error = await finishUploads({
+      uploadIds: items,
+      description,
+      onFinished: (answer) => answers.push(answer),
+    });
     if (error) {
       void messageApi.error(error);
       return false;
@@ -209,8 +242,11 @@ export function UploadFilesModal({ repo, onClosed, onFinished }: UploadFilesModa
     allowLeave();
     forgetSessions(distinctUploadIds(items));
     void queryClient.invalidateQueries({ queryKey: edaKeys.all });
+    void queryClient.invalidateQueries({ queryKey: ['trials'] });
     void messageApi.success(UPLOAD_SUCCESS_MESSAGE);
-    if (redirect) later(onFinished, REDIRECT_AFTER_SUCCESS_MS);
+    const summary = landedSummary(repo, answers);
+    setLanded(summary);
+    if (redirect) later(() => onFinished(summary), REDIRECT_AFTER_SUCCESS_MS);
     return true;
   }
 
@@ -237,6 +273,8 @@ export function UploadFilesModal({ repo, onClosed, onFinished }: UploadFilesModa
 
   const button = uploadButton(state);
   const count = state.items.length;
+  const doubled = doubledFolder(state.path, state.items);
+  const warnings = placementWarnings(state.path, state.items);
 
   return (
     <Modal
@@ -299,7 +337,8 @@ export function UploadFilesModal({ repo, onClosed, onFinished }: UploadFilesModa
                 <p className="ant-upload-hint">
                   Please upload the user_plugin folder located in the rtl directory: under{' '}
                   <code>/rtl</code> its description lands at <code>{PLUGIN_DESCRIPTION_PATH}</code>,
-                  where flows read their parameters.
+                  where flows read their parameters. A picked folder named like the File Path&apos;s
+                  last folder is not doubled (<code>rtl/</code> into <code>/rtl</code>).
                 </p>
               </Upload.Dragger>
             </Form.Item>
@@ -310,6 +349,35 @@ export function UploadFilesModal({ repo, onClosed, onFinished }: UploadFilesModa
           style={{ flex: '1 1 280px', minWidth: 0, display: 'flex', flexDirection: 'column' }}
         >
           <Typography.Text strong>Total: {count} files</Typography.Text>
+          {doubled ? (
+            <Typography.Text type="secondary" data-testid="eda-upload-doubled">
+              The folder {doubled}/ goes into {state.path} as it is (not {state.path}/{doubled}/).
+            </Typography.Text>
+          ) : null}
+          {warnings.length > 0 ? (
+            <Alert
+              type="warning"
+              showIcon
+              style={{ marginTop: 8 }}
+              data-testid="eda-upload-placement"
+              message="The flow will not find these files where they land"
+              description={
+                <ul style={{ margin: 0, paddingLeft: 16 }}>
+                  {warnings.map((warning) => (
+                    <li key={warning.message}>
+                      {warning.files
+                        .slice(0, 3)
+                        .map((file) => file.landing)
+                        .join(', ')}
+                      {warning.files.length > 3 ? ` and ${warning.files.length - 3} more` : ''}:{' '}
+                      {warning.message}
+                    </li>
+                  ))}
+                </ul>
+              }
+            />
+          ) : null}
+          {landed ? <LandedMessage landed={landed} /> : null}
           {count === 0 ? (
             <Empty style={{ margin: 'auto' }} description="Upload your file on the left!" />
           ) : (
@@ -341,7 +409,7 @@ export function UploadFilesModal({ repo, onClosed, onFinished }: UploadFilesModa
                         style={{ fontSize: 12 }}
                         data-testid="eda-upload-item-target"
                       >
-                        → {landingPath(state.path, item)}
+                        → {landingPath(state.path, item, doubled)}
                       </Typography.Text>
                     </div>
                     {item.status === 'error' && (

@@ -9,7 +9,7 @@ import type { UploadItem } from '@ivory/api';
 const STORAGE_KEY = 'ivory.eda.uploadSessions';
 
 interface Remembered {
-  [key: string]: { uploadId: string; savedAt: number };
+  [key: string]: { uploadId: string; savedAt: number; group?: string };
 }
 
 /** Sessions older than the server's default idle timeout (24 h) are gone anyway. */
@@ -41,13 +41,42 @@ function write(entries: Remembered) {
   }
 }
 
-export function rememberSessions(repo: string, path: string, items: readonly UploadItem[]) {
+export function rememberSessions(
+  repo: string,
+  path: string,
+  items: readonly UploadItem[],
+  group = '',
+) {
   const entries = read();
   for (const item of items) {
     if (item.uploadId)
-      entries[fileKey(repo, path, item)] = { uploadId: item.uploadId, savedAt: Date.now() };
+      entries[fileKey(repo, path, item)] = {
+        uploadId: item.uploadId,
+        savedAt: Date.now(),
+        ...(group ? { group } : {}),
+      };
   }
   write(entries);
+}
+
+/** A new upload group: 24 random hex digits (the server lands a group in one commit). */
+export function newUploadGroup(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** The group of remembered sessions of these files, so the new ones join it. */
+export function recallGroup(
+  repo: string,
+  path: string,
+  items: readonly UploadItem[],
+): string | null {
+  const entries = read();
+  for (const item of items) {
+    const group = entries[fileKey(repo, path, item)]?.group;
+    if (group) return group;
+  }
+  return null;
 }
 
 export function recallSessions(

@@ -6,6 +6,8 @@ import {
   Bar,
   BarChart,
   CartesianGrid,
+  Cell,
+  LabelList,
   Legend,
   Line,
   LineChart,
@@ -50,27 +52,25 @@ export function MetricHistoryChart({ metric }: { metric: TrialMetric }) {
   );
 }
 
-/** One metric across the compared trials: a bar per trial, the legend names the trials. */
+/**
+ * One metric across the compared trials: a bar per trial, in the table's column order, named on
+ * the axis and with its value written on it; a trial without the metric has no bar ("—").
+ */
 export function MetricBarChart({ bars }: { bars: MetricBars }) {
   return (
     <figure data-testid={testIds.trialsBarChart} data-metric={bars.metric} style={{ margin: 0 }}>
-      <figcaption style={{ fontWeight: 600 }}>{bars.metric}</figcaption>
+      <figcaption style={{ fontWeight: 600 }}>{bars.title}</figcaption>
       <ResponsiveContainer width="100%" height={240}>
-        <BarChart data={bars.data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
-          <CartesianGrid strokeDasharray="3 3" />
-          <XAxis dataKey="metric" />
-          <YAxis width={64} />
-          <Tooltip />
-          <Legend />
-          {bars.series.map((series) => (
-            <Bar
-              key={series.key}
-              dataKey={series.key}
-              name={series.label}
-              fill={series.color}
-              isAnimationActive={false}
-            />
-          ))}
+        <BarChart data={bars.data} margin={{ top: 24, right: 16, bottom: 8, left: 8 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="var(--ivory-border-secondary)" />
+          <XAxis dataKey="trial" tick={{ fill: 'var(--ivory-text-secondary)' }} />
+          <YAxis width={64} tick={{ fill: 'var(--ivory-text-secondary)' }} />
+          <Bar dataKey="shown" name={bars.metric} isAnimationActive={false}>
+            {bars.data.map((bar) => (
+              <Cell key={bar.id} fill={bar.color} />
+            ))}
+            <LabelList dataKey="display" position="top" fill="var(--ivory-text)" />
+          </Bar>
         </BarChart>
       </ResponsiveContainer>
     </figure>

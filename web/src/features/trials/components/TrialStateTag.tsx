@@ -27,5 +27,16 @@ export function TrialStateTag({ trial }: { trial: Trial }) {
       {state}
     </Tag>
   );
-  return trial.reason ? <Tooltip title={trial.reason}>{tag}</Tooltip> : tag;
+  const shown = trial.reason ? <Tooltip title={trial.reason}>{tag}</Tooltip> : tag;
+  // A run that ended with stages whose tools are missing: said, not hidden behind "Succeeded".
+  const notRun = (trial.stages ?? []).filter((stage) => stage.state === 'NOT_RUN');
+  if (notRun.length === 0) return shown;
+  return (
+    <>
+      {shown}
+      <Tooltip title={notRun.map((stage) => `${stage.name}: ${stage.reason}`).join('\n')}>
+        <Tag data-testid="trial-not-run">{notRun.length} not run</Tag>
+      </Tooltip>
+    </>
+  );
 }
