@@ -214,7 +214,7 @@ describe('running trials', () => {
     const failed = await waitFinished(broken.id);
     expect(failed.state).toBe('UNRUNNABLE');
     expect(failed.jobState).toBe('JOB_FAILURE');
-    expect(failed.reason).toContain('stage train (demo-train)');
+    expect(failed.reason).toMatch(/^stage train failed: datum [0-9a-f]{64}/);
     expect(failed.metrics).toEqual([]);
 
     const ghost = await ok(url, 'omni_v1.API/CreateTrial', { flow: 'ghost', parameters: {} });

@@ -5,7 +5,7 @@
 import { pfs_v2 } from '@ivory/api/proto';
 import { describe, expect, it } from 'vitest';
 import { failure, inputs, JobState, type PeerClient } from '../support/peer-client.ts';
-import { eventually, unique, usePeerServer } from '../support/peer-server.ts';
+import { eventually, newVersionJob, unique, usePeerServer } from '../support/peer-server.ts';
 
 const env = usePeerServer();
 const project = 'default';
@@ -527,6 +527,7 @@ describe('pachyderm_test.go: outputs and logs', () => {
     let commitInfo = await c.waitCommit(project, pipeline, 'master');
     expect(commitInfo.error).not.toBe('');
     await request([`cp /pfs/${repo}/* /pfs/out`], true);
+    await newVersionJob(c, project, pipeline);
     commitInfo = await c.waitCommit(project, pipeline, 'master');
     expect(commitInfo.error).toBe('');
   });

@@ -79,3 +79,20 @@ export async function withFreshServer<T>(
     await server.close();
   }
 }
+
+/**
+ * After an update: pachd opens the new version's output commit inside CreatePipeline, so a
+ * WaitCommit on the output branch right after sees it; the embedded runner opens it just after
+ * the call returns. Waits until the new version has a job (ListJob's history 0: the current
+ * version's jobs), so the Go test's next WaitCommit sees the same commit as on pachd.
+ */
+export async function newVersionJob(
+  client: { listJob(project: string, pipeline: string, history?: bigint): Promise<unknown[]> },
+  project: string,
+  pipeline: string,
+): Promise<void> {
+  await eventually(async () => {
+    if ((await client.listJob(project, pipeline, 0n)).length === 0)
+      throw new Error(`no job of ${project}/${pipeline}'s new version yet`);
+  });
+}

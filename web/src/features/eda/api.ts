@@ -348,14 +348,16 @@ export function useSnapshotRunIds(bolt: string, commitId: string | null) {
   return useQuery({
     queryKey: ['eda', 'snapshotRuns', bolt, commitId] as const,
     queryFn: async ({ signal }) => {
-      const { items } = await collectOrEmpty<JobSummary>(
+      const { items } = await collectOrEmpty(
         client,
-        'pps_v2.API',
-        'ListJob',
+        'pps_v2.API/ListJob',
         {
           projects: [{ name: EDA_PROJECT }],
           inputCommit: [
-            { repo: { name: bolt, type: 'user', project: { name: EDA_PROJECT } }, id: commitId },
+            {
+              repo: { name: bolt, type: 'user', project: { name: EDA_PROJECT } },
+              id: commitId ?? '',
+            },
           ],
           details: false,
         },

@@ -2,7 +2,7 @@ import { Alert, Checkbox, Empty, Space, Table, Typography } from 'antd';
 import { useMemo, useState, type HTMLAttributes } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { Trial } from '@ivory/api';
-import { color } from '../../app/theme.ts';
+import { color } from '../../ui/theme/theme.ts';
 import { testIds } from '../../test-ids.ts';
 import { Select } from '../../ui/Select/index.ts';
 import { useTrialsByIds } from './api.ts';

@@ -2,7 +2,7 @@ import { Checkbox, Table, Typography } from 'antd';
 import { useState, type HTMLAttributes } from 'react';
 import { Link } from 'react-router';
 import type { Trial } from '@ivory/api';
-import { color } from '../../../app/theme.ts';
+import { color } from '../../../ui/theme/theme.ts';
 import { metricDiff, type MetricDelta, type MetricDiffRow } from '../comparison.ts';
 import { formatWithUnit } from '../metric-catalogue.ts';
 import { trialPath } from '../paths.ts';

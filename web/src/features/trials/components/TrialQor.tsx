@@ -1,7 +1,7 @@
 import { Typography } from 'antd';
 import { Link } from 'react-router';
 import type { Trial } from '@ivory/api';
-import { color } from '../../../app/theme.ts';
+import { color } from '../../../ui/theme/theme.ts';
 import { qorSummary, type QorItem } from '../metric-catalogue.ts';
 import { stageFilePath, stageReports } from '../stage-links.ts';
 
