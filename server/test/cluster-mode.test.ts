@@ -8,11 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ClusterUploadLander,
-  landStagedUpload,
-  type StagedPart,
-} from '../src/proxy/cluster-upload.ts';
+import { ClusterUploadLander } from '../src/proxy/cluster-upload.ts';
+import { landStagedUpload, type StagedPart } from '../src/upload/upload-lander.ts';
 import { Upstream } from '../src/proxy/upstream.ts';
 import {
   call,

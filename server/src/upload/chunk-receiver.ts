@@ -8,7 +8,7 @@ import { failedPrecondition, invalidArgument, type ApiError } from '../errors.ts
 import { normaliseRelativeName } from '../platform/pfs/file-paths.ts';
 import type { BlobStore } from '../platform/storage/blob-store.ts';
 import type { Db } from '../platform/storage/database.ts';
-import type { UploadLander } from '../proxy/cluster-upload.ts';
+import type { UploadLander } from './upload-lander.ts';
 import { BatchedWriter } from './batched-writer.ts';
 import type { FaultInjector } from './fault-injection.ts';
 import { DATA, UploadStaging, exists, readMarker, type FileState } from './upload-staging.ts';

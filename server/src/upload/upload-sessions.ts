@@ -11,7 +11,7 @@ import type { PfsStore } from '../platform/pfs/pfs-store.ts';
 import { isOpen } from '../platform/pfs/rows.ts';
 import type { BlobStore } from '../platform/storage/blob-store.ts';
 import type { Db } from '../platform/storage/database.ts';
-import { partsStagedFile, type LandedCommit, type UploadLander } from '../proxy/cluster-upload.ts';
+import { partsStagedFile, type LandedCommit, type UploadLander } from './upload-lander.ts';
 import { ChunkReceiver } from './chunk-receiver.ts';
 import type { FaultInjector } from './fault-injection.ts';
 import type { UploadFileRow, UploadRow } from './upload-records.ts';

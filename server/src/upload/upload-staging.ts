@@ -10,7 +10,7 @@ import { normalisePath, normaliseRelativeName } from '../platform/pfs/file-paths
 import type { NewFile } from '../platform/pfs/pfs-store.ts';
 import { fsyncDir, type BlobStore } from '../platform/storage/blob-store.ts';
 import type { Db } from '../platform/storage/database.ts';
-import type { StagedPart } from '../proxy/cluster-upload.ts';
+import type { StagedPart } from './upload-lander.ts';
 import { UploadRecords, type UploadFileRow, type UploadRow } from './upload-records.ts';
 
 /**
