@@ -36,11 +36,23 @@ if (ensured.status !== 0) console.warn('Could not install bubblewrap: see the RE
 const builtAt = existsSync(builtIndex) ? statSync(builtIndex).mtimeMs : 0;
 const sourcesAt = Math.max(...sources.map((source) => newestMtime(join(root, source))));
 if (sourcesAt > builtAt) {
-  console.log(
-    builtAt ? 'Web sources changed since the last build: building…' : 'Building the web app…',
+  process.stdout.write(
+    builtAt ? 'Web sources changed since the last build: building… ' : 'Building the web app… ',
   );
-  const build = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  // One line: the build's own output (an asset per line, plugin timings) only when it fails.
+  const started = Date.now();
+  const build = spawnSync('npm', ['run', 'build', '-w', 'web'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (build.status !== 0) {
+    console.log('failed:');
+    process.stdout.write(build.stdout ?? '');
+    process.stderr.write(build.stderr ?? '');
+    process.exit(build.status ?? 1);
+  }
+  console.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 } else {
   console.log('Web build is up to date.');
 }
