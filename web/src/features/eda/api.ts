@@ -107,34 +107,45 @@ async function headCommit(client: ApiClient, repo: string, signal?: AbortSignal)
 
 /**
  * The repos of project eda that are bolts: user repos that are not a pipeline's output repo
- * (an output repo has its pipeline's name) and not spec or meta repos.
+ * (an output repo has its pipeline's name), nor a flow's parameters repo (`<flow>-params`, where
+ * the trials of flow `<flow>` keep their parameters), and not spec or meta repos.
  */
-export function boltRepos(repos: readonly RepoInfo[], pipelineNames: Iterable<string>): RepoInfo[] {
-  const outputs = new Set(pipelineNames);
+export function boltRepos(
+  repos: readonly RepoInfo[],
+  pipelineNames: Iterable<string>,
+  flowNames: Iterable<string> = [],
+): RepoInfo[] {
+  const notBolts = new Set(pipelineNames);
+  for (const flow of flowNames) notBolts.add(`${flow}-params`);
   return repos.filter((info) => {
     const type = info.repo.type || 'user';
-    return type === 'user' && !outputs.has(info.repo.name);
+    return type === 'user' && !notBolts.has(info.repo.name);
   });
 }
 
-/** The names of project eda's pipelines (none while the engine answers UNIMPLEMENTED). */
-async function edaPipelineNames(client: ApiClient, signal?: AbortSignal): Promise<string[]> {
+/** Project eda's pipelines (none while the engine answers UNIMPLEMENTED). */
+async function edaPipelines(client: ApiClient, signal?: AbortSignal) {
   const pipelines = await collectOrEmpty(
     client,
     'pps_v2.API/ListPipeline',
-    { projects: [{ name: EDA_PROJECT }], details: false },
+    { projects: [{ name: EDA_PROJECT }], details: true },
     signal,
   );
-  return pipelines.items.map((pipeline) => pipeline.pipeline.name);
+  return pipelines.items;
 }
 
 /** listRepos of project eda narrowed to bolts. */
 export async function listBoltRepos(client: ApiClient, signal?: AbortSignal): Promise<RepoInfo[]> {
-  const [repos, pipelineNames] = await Promise.all([
+  const [repos, pipelines] = await Promise.all([
     listRepos(client, { projects: [EDA_PROJECT], type: 'user' }, signal),
-    edaPipelineNames(client, signal),
+    edaPipelines(client, signal),
   ]);
-  return boltRepos(repos, pipelineNames);
+  const flows = pipelines.map((pipeline) => pipelineLabels(pipeline)[LABELS.flow]).filter(Boolean);
+  return boltRepos(
+    repos,
+    pipelines.map((pipeline) => pipeline.pipeline.name),
+    flows as string[],
+  );
 }
 
 export async function fetchBolts(client: ApiClient, signal?: AbortSignal): Promise<Bolt[]> {

@@ -24,6 +24,14 @@ describe('boltRepos', () => {
     ]);
   });
 
+  it('drops the parameters repo of each flow (`<flow>-params`), where trials keep their parameters', () => {
+    const repos = [repo('demo-rtl'), repo('yosys-params'), repo('other-params')];
+    expect(boltRepos(repos, [], ['yosys']).map((info) => info.repo.name)).toEqual([
+      'demo-rtl',
+      'other-params',
+    ]);
+  });
+
   it('keeps every user repo when the project has no pipelines', () => {
     expect(boltRepos([repo('soc'), repo('cpu')], [])).toHaveLength(2);
   });
