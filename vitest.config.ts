@@ -30,9 +30,10 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          // Each file starts its own servers; two cores, so two files at a time. A project with
+          // Each file starts its own servers; two cores, so two files at a time (one when
+          // `npm test` runs this beside the end-to-end suite: IVORY_TEST_WORKERS). A project with
           // its own worker count needs its own group to run beside the others.
-          maxWorkers: 2,
+          maxWorkers: Number(process.env.IVORY_TEST_WORKERS ?? 2),
           sequence: { groupOrder: 1 },
         },
       },

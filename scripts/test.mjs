@@ -3,7 +3,9 @@
 // line counts the tests of all runners together. Two lanes run side by side: the end-to-end suite
 // (mostly waiting on a browser and a server) and the rest in order (typecheck, lint, unit, server
 // integration), whose output is kept in a file and printed when the lane ends, so the two never
-// interleave. On two cores this takes the end-to-end suite's time instead of the sum.
+// interleave. The lane runs its tests one file at a time (one core), leaving the other to the
+// browser and server of the end-to-end suite. On two cores this takes about the end-to-end
+// suite's time instead of the sum.
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -40,6 +42,7 @@ const steps = [
       'web',
       '--project',
       'server-unit',
+      '--maxWorkers=1',
       ...vitestReport('unit.json'),
     ],
   },
@@ -53,6 +56,7 @@ const steps = [
       'server-integration',
       ...vitestReport('server.json'),
     ],
+    env: { IVORY_TEST_WORKERS: '1' },
   },
   {
     name: 'end-to-end',
