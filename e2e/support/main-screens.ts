@@ -23,14 +23,16 @@ export const mainScreens: MainScreen[] = [
     name: 'lineage',
     path: '/lineage/default',
     ready: async (page) => {
-      await expect(page.getByTestId(testIds.lineageNode).first()).toBeVisible();
+      // The layout runs in a worker (elkjs): on a loaded machine it can take longer than 10 s.
+      await expect(page.getByTestId(testIds.lineageNode).first()).toBeVisible({ timeout: 30_000 });
     },
   },
   {
     name: 'lineage-pipeline',
     path: '/lineage/default/pipelines/row-counts',
     ready: async (page) => {
-      await expect(page.getByTestId(testIds.lineageNode).first()).toBeVisible();
+      // The layout runs in a worker (elkjs): on a loaded machine it can take longer than 10 s.
+      await expect(page.getByTestId(testIds.lineageNode).first()).toBeVisible({ timeout: 30_000 });
       await expect(page.getByText('row-counts').first()).toBeVisible();
     },
   },
