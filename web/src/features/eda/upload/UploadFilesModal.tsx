@@ -279,6 +279,8 @@ export function UploadFilesModal({ repo, onClosed, onFinished }: UploadFilesModa
   return (
     <Modal
       open={open}
+      // The dialog's name (its visible heading is the Upload Files card's).
+      title={<span className="ivory-visually-hidden">Upload files</span>}
       onCancel={requestClose}
       footer={null}
       width={1000}
