@@ -76,7 +76,7 @@ test('upload a folder: validation, clear, a failed chunk, retry, done, files lan
   const commitMessage = modal(page).getByPlaceholder('please input commit message');
   await expect(filePath).toHaveValue('/rtl');
   await expect(commitMessage).toHaveValue('');
-  await expect(modal(page).getByText('File Path')).toBeVisible();
+  await expect(modal(page).getByText('File Path', { exact: true })).toBeVisible();
   await expect(modal(page).getByText('Commit Message')).toBeVisible();
   await expect(modal(page).getByText('Attach Files')).toBeVisible();
   await expect(
