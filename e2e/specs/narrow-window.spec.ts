@@ -168,7 +168,7 @@ test('at 420 px the lineage graph draws no minimap over itself; zoom and fit sta
 }) => {
   await page.goto('/lineage/default');
   // The graph (its nodes are boxes on a canvas when the fitted zoom is small: many pipelines).
-  await expect(page.getByTestId(testIds.lineageGraph)).toBeVisible();
+  await expect(page.getByTestId(testIds.lineageGraph)).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('button', { name: /fit view/i })).toBeVisible();
   await expect(page.getByRole('img', { name: 'Lineage minimap' })).toHaveCount(0);
 });
