@@ -11,6 +11,7 @@ import {
 } from '@ivory/api';
 import { useApi } from '../../data/api-context.tsx';
 import { PPS_POLL_MS, queryKeys } from '../../data/query-keys.ts';
+import { sharePipelinesWithPanels } from '../pipelines/api.ts';
 import { pipelinesSummary } from '../projects/api.ts';
 import {
   mergePipelines,
@@ -54,13 +55,6 @@ export function useLineageChanges(project: string, listed: boolean) {
   const client = useApi();
   const queryClient = useQueryClient();
   const memory = useRef(newChangeMemory());
-  // What the probe read newer of a pipeline, its open panel (InspectPipeline's query) shows too.
-  const sharePanels = (fresh: readonly PipelineInfo[]) => {
-    for (const info of fresh) {
-      const key = queryKeys.pipeline(project, info.pipeline.name);
-      if (queryClient.getQueryData(key) !== undefined) queryClient.setQueryData(key, info);
-    }
-  };
   return useQuery({
     queryKey: [...queryKeys.pipelines(project), '@changes'] as const,
     enabled: listed,
@@ -83,7 +77,7 @@ export function useLineageChanges(project: string, listed: boolean) {
       if (changed.pipelines.length > 0) {
         list = mergePipelines(list, changed.pipelines);
         queryClient.setQueryData<PipelineInfo[]>(listKey, list);
-        sharePanels(changed.pipelines);
+        sharePipelinesWithPanels(queryClient, project, changed.pipelines);
       }
       const plan = planChanges(list, { summary: summarySignature(summary), jobs }, memory.current);
       if (plan.kind === 'full')
@@ -99,7 +93,7 @@ export function useLineageChanges(project: string, listed: boolean) {
           queryClient.setQueryData<PipelineInfo[]>(listKey, (old) =>
             old ? mergePipelines(old, fresh as PipelineInfo[]) : old,
           );
-          sharePanels(fresh as PipelineInfo[]);
+          sharePipelinesWithPanels(queryClient, project, fresh as PipelineInfo[]);
         }
       }
       return plan;

@@ -96,6 +96,21 @@ export function sharePipeline(queryClient: QueryClient, project: string, info: P
   );
 }
 
+/**
+ * The other way: pipelines read in the project's list (the lineage's change probe) go to the
+ * open panels that show them (their InspectPipeline queries), so both show one answer.
+ */
+export function sharePipelinesWithPanels(
+  queryClient: QueryClient,
+  project: string,
+  fresh: readonly PipelineInfo[],
+) {
+  for (const info of fresh) {
+    const key = queryKeys.pipeline(project, info.pipeline.name);
+    if (queryClient.getQueryData(key) !== undefined) queryClient.setQueryData(key, info);
+  }
+}
+
 export function invalidatePps(queryClient: QueryClient, project: string) {
   return queryClient.invalidateQueries({ queryKey: ['pps', project] });
 }
