@@ -108,7 +108,7 @@ test('create trials, filter them by a metric, and compare two', async ({ page })
   // Below it, a bar per trial named on the axis, in the columns' order, its value on it.
   const chart = page.locator(`[data-testid="${testIds.trialsBarChart}"][data-metric="accuracy"]`);
   await expect(chart.locator('.recharts-bar-rectangle')).toHaveCount(2);
-  const ticks = chart.locator('.recharts-xAxis .recharts-cartesian-axis-tick');
+  const ticks = chart.locator('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-label');
   await expect(ticks).toHaveText(ids.map((id) => id.slice(-8)));
   await expect(chart.locator('.recharts-label-list text')).toHaveCount(2);
   // The loss histories overlaid: a line per trial, the step on the x axis.
