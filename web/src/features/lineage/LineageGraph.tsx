@@ -25,7 +25,7 @@ import { nodeTypes } from './LineageNodeView.tsx';
 import OverviewCanvas from './OverviewCanvas.tsx';
 import { useFlowElements } from './use-flow-elements.ts';
 import { useViewportFollow } from './use-viewport-follow.ts';
-import { fitOptions, fittedViewport, MIN_ZOOM, nodeAt, showsMinimap } from './viewport.ts';
+import { firstViewport, fitOptions, MIN_ZOOM, nodeAt, showsMinimap } from './viewport.ts';
 
 export { DETAIL_ZOOM, type LineageGraphProps, type NodeStatus } from './graph-view.ts';
 
@@ -43,7 +43,7 @@ function Flow(props: LineageGraphProps & { initialViewport: Viewport | null }) {
   const { mode } = useColorMode();
   // On phone-sized windows the minimap would cover half the graph; zoom and fit stay.
   const minimap = Grid.useBreakpoint().sm !== false;
-  useViewportFollow(graph, positions, layoutKey, focus, minimap);
+  useViewportFollow(graph, positions, layoutKey, focus, minimap, props.selectedId);
   const painted = useRef(false);
   const { onFirstPaint } = props;
   useEffect(() => {
@@ -108,7 +108,13 @@ export default function LineageGraph(props: LineageGraphProps) {
   const viewport = useMemo(
     () =>
       pane && pane.width > 0 && pane.height > 0
-        ? fittedViewport(props.graph, props.positions, pane, showsMinimap(window.innerWidth))
+        ? firstViewport(
+            props.graph,
+            props.positions,
+            pane,
+            showsMinimap(window.innerWidth),
+            props.selectedId,
+          )
         : null,
     // Only the first viewport matters: React Flow reads it once.
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -1,13 +1,15 @@
-import { useReactFlow } from '@xyflow/react';
+import { useReactFlow, useStoreApi } from '@xyflow/react';
 import { useEffect, useRef } from 'react';
 import type { LineageGraph as Graph } from './graph.ts';
 import { nodeSize, type Positions } from './layout-engine.ts';
-import { fitOptions } from './viewport.ts';
+import { DETAIL_ZOOM } from './graph-view.ts';
+import { centredOn, fitOptions } from './viewport.ts';
 
 /**
  * Moves the viewport after the first render: fits the graph again when the layout changes
  * (direction, new nodes; the first layout is fitted by the initial viewport) and centres on the
- * focused node when the focus changes (search and jump).
+ * focused node when the focus changes (search and jump). A refit that would draw the selected
+ * node too small to read centres on it at 100 % instead (as the first viewport does).
  */
 export function useViewportFollow(
   graph: Graph,
@@ -15,14 +17,26 @@ export function useViewportFollow(
   layoutKey: string,
   focus: { id: string; at: number } | null,
   minimap: boolean,
+  selectedId: string | null,
 ) {
   const flow = useReactFlow();
+  const store = useStoreApi();
+  const selected = useRef(selectedId);
+  selected.current = selectedId;
   const fitted = useRef<string | null>(layoutKey);
   useEffect(() => {
     if (fitted.current === layoutKey) return;
     fitted.current = layoutKey;
-    void flow.fitView(fitOptions(minimap));
-  }, [flow, layoutKey, minimap]);
+    void flow.fitView(fitOptions(minimap)).then(() => {
+      const id = selected.current;
+      if (id === null || flow.getZoom() >= DETAIL_ZOOM) return;
+      const { width, height } = store.getState();
+      const view = centredOn(graph, positions, id, { width, height }, minimap);
+      if (view) void flow.setViewport(view);
+    });
+    // Refit on a new layout only; graph and positions change with it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [flow, store, layoutKey, minimap]);
 
   useEffect(() => {
     if (!focus) return;

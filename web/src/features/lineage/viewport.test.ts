@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LineageGraph } from './graph.ts';
 import { NODE_SIZE } from './layout-engine.ts';
-import { fittedViewport } from './viewport.ts';
+import { DETAIL_ZOOM } from './graph-view.ts';
+import { firstViewport, fittedViewport } from './viewport.ts';
 
 // React Flow draws the minimap 200 × 150 px and the zoom buttons 26 px wide, each 15 px from the
 // pane's corner (bottom right and bottom left).
@@ -64,5 +65,41 @@ describe('fittedViewport', () => {
     const withMinimap = fittedViewport(graph, positions, pane, true);
     const without = fittedViewport(graph, positions, pane, false);
     expect(without.zoom).toBeGreaterThan(withMinimap.zoom);
+  });
+});
+
+describe('firstViewport', () => {
+  // A wide graph: fitted into a small pane it is drawn far below the zoom where nodes are read.
+  const graph: LineageGraph = {
+    nodes: Array.from({ length: 40 }, (_, i) => repo(`r${i}`)),
+    edges: [],
+  };
+  const positions = Object.fromEntries(graph.nodes.map((n, i) => [n.id, { x: i * 400, y: 0 }]));
+  const pane = { width: 1180, height: 600 };
+
+  it('fits the whole graph when nothing is selected', () => {
+    expect(firstViewport(graph, positions, pane, true, null)).toEqual(
+      fittedViewport(graph, positions, pane, true),
+    );
+  });
+
+  it('draws a selected node at 100 %, in the middle of the part the overlays leave free', () => {
+    const view = firstViewport(graph, positions, pane, true, 'r20');
+    expect(fittedViewport(graph, positions, pane, true).zoom).toBeLessThan(DETAIL_ZOOM);
+    expect(view.zoom).toBe(1);
+    const left = view.x + 20 * 400;
+    const right = left + NODE_SIZE.repo.width;
+    // Its box is inside the pane, clear of the zoom buttons (64 px) and the minimap (232 px).
+    expect(left).toBeGreaterThanOrEqual(64);
+    expect(right).toBeLessThanOrEqual(pane.width - 232);
+    expect(Math.abs((left + right) / 2 - (64 + (pane.width - 64 - 232) / 2))).toBeLessThan(1);
+  });
+
+  it('keeps the fitted view when the selected node is already readable', () => {
+    const small: LineageGraph = { nodes: [repo('a'), repo('b')], edges: [] };
+    const at = { a: { x: 0, y: 0 }, b: { x: 400, y: 0 } };
+    expect(firstViewport(small, at, pane, true, 'a')).toEqual(
+      fittedViewport(small, at, pane, true),
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { getViewportForBounds, type Viewport } from '@xyflow/react';
 import type { LineageGraph as Graph, LineageNode } from './graph.ts';
+import { DETAIL_ZOOM } from './graph-view.ts';
 import { nodeSize, type Positions } from './layout-engine.ts';
 
 /** Below this window width (antd's `sm`) the graph draws no minimap: it would cover half of it. */
@@ -51,6 +52,48 @@ export function fittedViewport(
     fitOptions(minimap).maxZoom,
     fitOptions(minimap).padding,
   );
+}
+
+/**
+ * Where a node's centre must sit so it is drawn at 100 % in the middle of the free part of the
+ * pane (between the zoom buttons and the minimap), or null when it has no position.
+ */
+export function centredOn(
+  graph: Graph,
+  positions: Positions,
+  id: string,
+  pane: { width: number; height: number },
+  minimap: boolean,
+): Viewport | null {
+  const p = positions[id];
+  const node = graph.nodes.find((n) => n.id === id);
+  if (!p || !node) return null;
+  const size = nodeSize(node.kind);
+  const pad = fitOptions(minimap).padding;
+  const left = parseFloat(pad.left);
+  const right = parseFloat(pad.right);
+  const middle = left + (pane.width - left - right) / 2;
+  return {
+    x: middle - (p.x + size.width / 2),
+    y: pane.height / 2 - (p.y + size.height / 2),
+    zoom: 1,
+  };
+}
+
+/**
+ * The first viewport: the whole graph fitted, unless a node is selected (the route names it) and
+ * fitting would draw it too small to read — then that node, at 100 %, in the middle.
+ */
+export function firstViewport(
+  graph: Graph,
+  positions: Positions,
+  pane: { width: number; height: number },
+  minimap: boolean,
+  selectedId: string | null,
+): Viewport {
+  const fitted = fittedViewport(graph, positions, pane, minimap);
+  if (selectedId === null || fitted.zoom >= DETAIL_ZOOM) return fitted;
+  return centredOn(graph, positions, selectedId, pane, minimap) ?? fitted;
 }
 
 /** The node whose box holds this flow position (zoomed out the nodes are drawn on a canvas). */
