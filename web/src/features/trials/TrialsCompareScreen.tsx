@@ -23,6 +23,7 @@ import { TrialStateTag } from './components/TrialStateTag.tsx';
 import { trialPath, trialsPath } from './paths.ts';
 import { shortTrialId } from './trial-view.ts';
 import { Screen } from '../../ui/Screen/index.ts';
+import { ScrollRegion } from '../../ui/ScrollRegion/index.ts';
 
 // A differing row: the theme's tint, readable in both colour schemes.
 const DIFF_STYLE = { background: color('infoBg') };
@@ -39,50 +40,50 @@ function ParameterDiffTable({ project, trials }: { project: string; trials: Tria
       >
         Only parameters that differ
       </Checkbox>
-      <Table<ParameterDiffRow>
-        aria-label="Parameter differences"
-        size="small"
-        pagination={false}
-        scroll={{ x: 'max-content' }}
-        rowKey={(row) => row.name}
-        dataSource={shown}
-        locale={{ emptyText: 'No parameters' }}
-        onRow={(row) =>
-          ({
-            'data-testid': testIds.trialsParamDiffRow,
-            'data-differs': String(row.differs),
-            'data-param': row.name,
-            style: row.differs ? DIFF_STYLE : undefined,
-          }) as HTMLAttributes<HTMLElement>
-        }
-        columns={[
-          {
-            title: 'Parameter',
-            key: 'name',
-            fixed: 'left',
-            render: (_, row) => (
-              <>
-                <code>{row.name}</code>
-                {row.differs ? (
-                  <Typography.Text type="warning" style={{ marginLeft: 6 }}>
-                    differs
-                  </Typography.Text>
-                ) : null}
-              </>
-            ),
-          },
-          ...trials.map((trial, index) => ({
-            title: (
-              <Link to={trialPath(project, trial.id)} title={trial.id}>
-                {shortTrialId(trial.id)}
-              </Link>
-            ),
-            key: trial.id,
-            render: (_: unknown, row: ParameterDiffRow) =>
-              row.values[index] ?? <Typography.Text type="secondary">—</Typography.Text>,
-          })),
-        ]}
-      />
+      <ScrollRegion label="Parameter differences">
+        <Table<ParameterDiffRow>
+          aria-label="Parameter differences"
+          size="small"
+          pagination={false}
+          rowKey={(row) => row.name}
+          dataSource={shown}
+          locale={{ emptyText: 'No parameters' }}
+          onRow={(row) =>
+            ({
+              'data-testid': testIds.trialsParamDiffRow,
+              'data-differs': String(row.differs),
+              'data-param': row.name,
+              style: row.differs ? DIFF_STYLE : undefined,
+            }) as HTMLAttributes<HTMLElement>
+          }
+          columns={[
+            {
+              title: 'Parameter',
+              key: 'name',
+              render: (_, row) => (
+                <>
+                  <code>{row.name}</code>
+                  {row.differs ? (
+                    <Typography.Text type="warning" style={{ marginLeft: 6 }}>
+                      differs
+                    </Typography.Text>
+                  ) : null}
+                </>
+              ),
+            },
+            ...trials.map((trial, index) => ({
+              title: (
+                <Link to={trialPath(project, trial.id)} title={trial.id}>
+                  {shortTrialId(trial.id)}
+                </Link>
+              ),
+              key: trial.id,
+              render: (_: unknown, row: ParameterDiffRow) =>
+                row.values[index] ?? <Typography.Text type="secondary">—</Typography.Text>,
+            })),
+          ]}
+        />
+      </ScrollRegion>
     </section>
   );
 }

@@ -7,6 +7,7 @@ import { metricDiff, type MetricDelta, type MetricDiffRow } from '../comparison.
 import { formatWithUnit } from '../metric-catalogue.ts';
 import { trialPath } from '../paths.ts';
 import { formatMetric, shortTrialId } from '../trial-view.ts';
+import { ScrollRegion } from '../../../ui/ScrollRegion/index.ts';
 
 const missing = <Typography.Text type="secondary">—</Typography.Text>;
 
@@ -59,57 +60,59 @@ export function MetricDiffTable({ project, trials }: { project: string; trials: 
       >
         Only metrics that differ ({rows.filter((row) => row.differs).length} of {rows.length})
       </Checkbox>
-      <Table<MetricDiffRow>
-        aria-label="Metric differences"
-        size="small"
-        pagination={false}
-        scroll={{ x: 'max-content' }}
-        rowKey={(row) => row.name}
-        dataSource={shown}
-        locale={{ emptyText: rows.length ? 'Every metric is the same' : 'No metrics reported yet' }}
-        onRow={(row) =>
-          ({
-            'data-testid': 'trials-metric-diff-row',
-            'data-metric': row.name,
-          }) as HTMLAttributes<HTMLElement>
-        }
-        columns={[
-          {
-            title: 'Metric',
-            key: 'name',
-            fixed: 'left',
-            render: (_, row) => (
-              <>
-                <code>{row.name}</code>
-                {row.label !== row.name ? (
-                  <Typography.Text type="secondary"> {row.label}</Typography.Text>
-                ) : null}
-              </>
-            ),
-          },
-          ...trials.flatMap((trial, index) => {
-            const value = {
-              title: trialTitle(trial),
-              key: trial.id,
-              render: (_: unknown, row: MetricDiffRow) => {
-                const v = row.values[index];
-                return v === null || v === undefined ? missing : formatWithUnit(row.name, v);
-              },
-            };
-            if (index === 0 || !base) return [value];
-            return [
-              value,
-              {
-                title: `Δ vs ${shortTrialId(base.id)}`,
-                key: `${trial.id}-delta`,
-                render: (_: unknown, row: MetricDiffRow) => (
-                  <DeltaCell delta={row.deltas[index] ?? null} />
-                ),
-              },
-            ];
-          }),
-        ]}
-      />
+      <ScrollRegion label="Metric differences">
+        <Table<MetricDiffRow>
+          aria-label="Metric differences"
+          size="small"
+          pagination={false}
+          rowKey={(row) => row.name}
+          dataSource={shown}
+          locale={{
+            emptyText: rows.length ? 'Every metric is the same' : 'No metrics reported yet',
+          }}
+          onRow={(row) =>
+            ({
+              'data-testid': 'trials-metric-diff-row',
+              'data-metric': row.name,
+            }) as HTMLAttributes<HTMLElement>
+          }
+          columns={[
+            {
+              title: 'Metric',
+              key: 'name',
+              render: (_, row) => (
+                <>
+                  <code>{row.name}</code>
+                  {row.label !== row.name ? (
+                    <Typography.Text type="secondary"> {row.label}</Typography.Text>
+                  ) : null}
+                </>
+              ),
+            },
+            ...trials.flatMap((trial, index) => {
+              const value = {
+                title: trialTitle(trial),
+                key: trial.id,
+                render: (_: unknown, row: MetricDiffRow) => {
+                  const v = row.values[index];
+                  return v === null || v === undefined ? missing : formatWithUnit(row.name, v);
+                },
+              };
+              if (index === 0 || !base) return [value];
+              return [
+                value,
+                {
+                  title: `Δ vs ${shortTrialId(base.id)}`,
+                  key: `${trial.id}-delta`,
+                  render: (_: unknown, row: MetricDiffRow) => (
+                    <DeltaCell delta={row.deltas[index] ?? null} />
+                  ),
+                },
+              ];
+            }),
+          ]}
+        />
+      </ScrollRegion>
     </section>
   );
 }

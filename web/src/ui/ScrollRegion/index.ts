@@ -1,0 +1,1 @@
+export { ScrollRegion } from './ScrollRegion.tsx';
