@@ -10,6 +10,7 @@ import { formatTimestamp } from '../../format/time.ts';
 import { testIds } from '../../test-ids.ts';
 import { EDA_PROJECT, edaKeys, useBolts, type Bolt } from './api.ts';
 import { boltErrorMessage } from './bolt-errors.ts';
+import { NoWrap } from '../../ui/NoWrap/index.ts';
 import { Screen } from '../../ui/Screen/index.ts';
 import { LandedMessage } from './upload/LandedMessage.tsx';
 import { landedFromState } from './upload/landed.ts';
@@ -19,7 +20,9 @@ const columns: ColumnsType<Bolt> = [
     title: 'Bolt',
     dataIndex: 'name',
     render: (name: string) => (
-      <Link to={`/project/${EDA_PROJECT}/repos/${encodeURIComponent(name)}/latest`}>{name}</Link>
+      <NoWrap>
+        <Link to={`/project/${EDA_PROJECT}/repos/${encodeURIComponent(name)}/latest`}>{name}</Link>
+      </NoWrap>
     ),
   },
   { title: 'Description', dataIndex: 'description' },
@@ -36,7 +39,11 @@ const columns: ColumnsType<Bolt> = [
         'never'
       ),
   },
-  { title: 'Size', dataIndex: 'sizeBytes', render: (size: number) => formatBytes(size) },
+  {
+    title: 'Size',
+    dataIndex: 'sizeBytes',
+    render: (size: number) => <NoWrap>{formatBytes(size)}</NoWrap>,
+  },
   {
     title: 'Actions',
     key: 'actions',

@@ -2,6 +2,7 @@ import { Card, Col, Input, List, Row, Statistic, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { testIds } from '../../test-ids.ts';
+import { useProjects } from '../projects/api.ts';
 import { LandingScreen as ProjectsList } from '../projects/LandingScreen.tsx';
 import { flowsOf, useBolts, useCases, usePipelines } from './api.ts';
 import { BoltsTable } from './BoltsScreen.tsx';
@@ -20,6 +21,7 @@ export function EdaLandingScreen() {
   const bolts = useBolts();
   const pipelines = usePipelines();
   const cases = useCases();
+  const projects = useProjects();
   const flows = useMemo(() => flowsOf(pipelines.data?.items ?? []), [pipelines.data]);
 
   const shownBolts = (bolts.data ?? []).filter((bolt) =>
@@ -45,20 +47,30 @@ export function EdaLandingScreen() {
           onChange={(event) => setSearch(event.target.value)}
           style={{ maxWidth: 420, marginBottom: 16 }}
         />
-        <Row gutter={16} style={{ marginBottom: 16 }}>
-          <Col span={8}>
-            <Card>
+        <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>
+          <Col xs={12} lg={6}>
+            <Card size="small">
               <Statistic title="Bolts" value={shownBolts.length} loading={bolts.isPending} />
             </Card>
           </Col>
-          <Col span={8}>
-            <Card>
+          <Col xs={12} lg={6}>
+            <Card size="small">
               <Statistic title="Flows" value={shownFlows.length} loading={pipelines.isPending} />
             </Card>
           </Col>
-          <Col span={8}>
-            <Card>
+          <Col xs={12} lg={6}>
+            <Card size="small">
               <Statistic title="Cases" value={shownCases.length} loading={cases.isPending} />
+            </Card>
+          </Col>
+          <Col xs={12} lg={6}>
+            <Card size="small">
+              {/* The console's projects are listed at the foot of this page. */}
+              <Statistic
+                title={<a href="#projects">Projects</a>}
+                value={projects.data?.length ?? 0}
+                loading={projects.isPending}
+              />
             </Card>
           </Col>
         </Row>

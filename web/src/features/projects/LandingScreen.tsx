@@ -122,7 +122,7 @@ export function LandingScreen() {
   ];
 
   return (
-    <section style={{ marginTop: 24 }}>
+    <section id="projects" style={{ marginTop: 24 }}>
       <Flex justify="space-between" align="center">
         <Typography.Title level={2}>Projects</Typography.Title>
         <Button
