@@ -46,6 +46,36 @@ test('the home screen shows its projects without scrolling, and a link in a tabl
   expect(outline.width).toBeGreaterThanOrEqual(2);
 });
 
+test('an unknown repo, commit or project says so at once: the refused call is not retried', async ({
+  page,
+}) => {
+  // Retries of a NOT_FOUND answer (with their back-off) made the screen spin ~8 s before saying
+  // so; the answer is final, so the screen shows it without asking again.
+  const refused = new Map<string, number>();
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (!url.pathname.startsWith('/api/') || response.status() !== 404) return;
+    const key = `${url.pathname} ${response.request().postData() ?? ''}`;
+    refused.set(key, (refused.get(key) ?? 0) + 1);
+  });
+  for (const path of [
+    '/project/default/repos/no-such-repo/latest',
+    '/project/default/repos/samples/commit/0123456789abcdef0123456789abcdef',
+    '/project/no-such-project/repos',
+    '/lineage/no-such-project',
+  ]) {
+    refused.clear();
+    await page.goto(path);
+    await expect(
+      page.getByText('Unable to locate this resource, are you sure it exists?'),
+    ).toBeVisible();
+    expect(refused.size, path).toBeGreaterThan(0);
+    // Once, or twice when the route's prefetch asked first and the screen asked again on mount;
+    // retries would add three more, each after a longer wait.
+    for (const [call, times] of refused) expect(times, `${path}: ${call}`).toBeLessThanOrEqual(2);
+  }
+});
+
 test('with sign-in off, no screen calls auth_v2 (it answers 501 to everything)', async ({
   page,
 }) => {
