@@ -82,17 +82,21 @@ export async function withFreshServer<T>(
 
 /**
  * After an update: pachd opens the new version's output commit inside CreatePipeline, so a
- * WaitCommit on the output branch right after sees it; the embedded runner opens it just after
- * the call returns. Waits until the new version has a job (ListJob's history 0: the current
- * version's jobs), so the Go test's next WaitCommit sees the same commit as on pachd.
+ * WaitCommit on the output branch right after sees it; the embedded runner creates the job just
+ * after the call returns and opens its output commit when the job starts. Waits until the new
+ * version has a job (ListJob's history 0: the current version's jobs) and the output branch's
+ * head is that job's commit, so the Go test's next WaitCommit sees the same commit as on pachd.
  */
 export async function newVersionJob(
-  client: { listJob(project: string, pipeline: string, history?: bigint): Promise<unknown[]> },
+  client: Pick<PeerClient, 'listJob' | 'inspectBranch'>,
   project: string,
   pipeline: string,
 ): Promise<void> {
   await eventually(async () => {
-    if ((await client.listJob(project, pipeline, 0n)).length === 0)
-      throw new Error(`no job of ${project}/${pipeline}'s new version yet`);
+    const [job] = await client.listJob(project, pipeline, 0n);
+    if (!job) throw new Error(`no job of ${project}/${pipeline}'s new version yet`);
+    const head = (await client.inspectBranch(project, pipeline, 'master')).head?.id;
+    if (head !== job.job?.id)
+      throw new Error(`${project}/${pipeline}@master is not the new version's job's commit yet`);
   });
 }
