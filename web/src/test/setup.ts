@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, vi } from 'vitest';
 
 // Screens load lazily; the first import of a screen (and antd) can take seconds on a busy
 // two-core machine, so `findBy…` waits up to 5 s instead of 1 s.
@@ -36,4 +36,20 @@ if (!('ResizeObserver' in window)) {
 
 afterEach(() => {
   cleanup();
+});
+
+// Files share one jsdom (isolate: false in vite.config.ts): each file leaves the next real timers,
+// no mocks or stubbed globals, empty storage, no cookies and the page at /.
+afterAll(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
+  localStorage.clear();
+  sessionStorage.clear();
+  for (const cookie of document.cookie.split(';')) {
+    const name = cookie.split('=')[0]?.trim();
+    if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+  }
+  window.history.replaceState(null, '', '/');
 });
