@@ -206,6 +206,21 @@ test('lineage edges end in arrowheads, nodes show state icons, and a minimap is 
     page.getByTestId(testIds.lineageNode).locator('svg[data-icon]').first(),
   ).toBeVisible();
   await expect(page.getByRole('img', { name: 'Lineage minimap' })).toBeVisible();
+  // Zoomed far out the nodes are boxes on one canvas (the overview) and the minimap, which would
+  // be empty, steps aside; zoomed in again it is back.
+  const zoomOut = page.getByRole('button', { name: /zoom out/i });
+  for (
+    let step = 0;
+    step < 12 && (await page.getByTestId('lineage-overview').count()) === 0;
+    step++
+  )
+    await zoomOut.click();
+  await expect(page.getByTestId('lineage-overview')).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Lineage minimap' })).toHaveCount(0);
+  const zoomIn = page.getByRole('button', { name: /zoom in/i });
+  for (let step = 0; step < 12 && (await page.getByTestId('lineage-overview').count()) > 0; step++)
+    await zoomIn.click();
+  await expect(page.getByRole('img', { name: 'Lineage minimap' })).toBeVisible();
 });
 
 test('a framed screen sits in the shell’s one main landmark; the lineage graph fills the window', async ({

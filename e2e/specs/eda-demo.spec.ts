@@ -260,6 +260,8 @@ test('a new design uploaded through the modal: one commit, one trial of it, Fail
   await detail.getByTestId(testIds.trialRerun).click();
   await expect(page).not.toHaveURL(new RegExp(trialId));
   const rerunId = page.url().split('/').pop() as string;
+  // The address changes before the new trial is drawn (the old one stays on screen meanwhile).
+  await expect(detail.getByRole('heading', { level: 2 })).toContainText(rerunId);
   await expect(detail.getByTestId(testIds.trialState)).toHaveText('Succeeded', {
     timeout: 180_000,
   });

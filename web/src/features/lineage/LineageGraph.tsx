@@ -80,7 +80,9 @@ function Flow(props: LineageGraphProps & { initialViewport: Viewport | null }) {
       >
         <Background gap={24} />
         <Controls showInteractive={false} />
-        {minimap ? (
+        {/* Zoomed out, the nodes are drawn on the overview canvas and hidden from React Flow,
+            whose minimap would then be an empty box: the overview is the map. */}
+        {minimap && !zoomedOut ? (
           <MiniMap
             pannable
             zoomable
