@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -10,6 +9,7 @@ import { edaToolsDir } from '../../server/test/helpers/eda-tools.ts';
 import type { ServerProcess } from '../../server/test/helpers/server-process.ts';
 import { edaCliPath } from '../../server/src/eda/demo-flow.ts';
 import { testIds } from '../../web/src/test-ids.ts';
+import { expectNoSeriousAxeViolations } from '../support/axe.ts';
 import {
   startSpecServer,
   stopSpecServer,
@@ -106,22 +106,6 @@ function yosysCells(dir: string): number {
   );
 }
 
-async function noSeriousAxeViolations(page: Page, what: string) {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await expect(page.locator('html')).toHaveAttribute('data-theme', colorScheme);
-    const found = await new AxeBuilder({ page }).analyze();
-    const serious = found.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({
-        id: v.id,
-        nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary}`),
-      }));
-    expect(serious, `${what} (${colorScheme}): ${JSON.stringify(serious, null, 2)}`).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
-
 async function upload(page: Page, folder: string, filePath: string, message: string) {
   await page.goto(`${server.url}/updatebolt/${BOLT}`);
   await expect(modal(page).getByRole('heading', { name: 'Upload Files', level: 2 })).toBeVisible();
@@ -186,7 +170,7 @@ test('a new design uploaded through the modal: one commit, one trial of it, Fail
   await expect(modal(page).getByTestId('eda-upload-placement')).toContainText(
     '/designs/rtl/user_plugin/plugin.json',
   );
-  await noSeriousAxeViolations(page, 'the upload modal with a placement warning');
+  await expectNoSeriousAxeViolations(page, 'the upload modal with a placement warning');
   await modal(page).getByPlaceholder('please input file path').fill('/rtl');
   await expect(modal(page).getByTestId('eda-upload-placement')).toHaveCount(0);
   await primary(page).click();
@@ -197,7 +181,7 @@ test('a new design uploaded through the modal: one commit, one trial of it, Fail
   await expect(landed.getByTestId('eda-upload-trial')).toHaveText('counter4 (yosys)');
   await page.waitForURL(/\/bolt$/);
   await expect(page.getByTestId('eda-upload-landed')).toContainText('Trial started: counter4');
-  await noSeriousAxeViolations(page, 'the bolts list after an upload');
+  await expectNoSeriousAxeViolations(page, 'the bolts list after an upload');
   expect((await boltCommits()).length).toBe(commitsBefore + 1);
 
   await page.getByTestId('eda-upload-trial').click();
@@ -231,7 +215,7 @@ test('a new design uploaded through the modal: one commit, one trial of it, Fail
   await expect(simulate.getByTestId('trial-stage-state')).toHaveText('not run');
   await expect(simulate).toContainText('Icarus Verilog (iverilog) is not installed');
   await expect(detail.getByTestId('trial-not-run')).toHaveText('1 not run');
-  await noSeriousAxeViolations(page, 'a trial');
+  await expectNoSeriousAxeViolations(page, 'a trial');
 
   // RTL with a syntax error: a Failed trial whose reason names the file and line.
   await upload(page, path.join(tempDir, 'broken', 'rtl'), '/rtl', 'a typo');
@@ -248,7 +232,7 @@ test('a new design uploaded through the modal: one commit, one trial of it, Fail
       .locator('[data-testid="trial-stage"][data-stage="2-synth"]')
       .getByTestId('trial-stage-state'),
   ).toHaveText('Unrunnable');
-  await noSeriousAxeViolations(page, 'a failed trial');
+  await expectNoSeriousAxeViolations(page, 'a failed trial');
   await failure.getByRole('link', { name: 'Open the log at this line' }).click();
   await expect(page.locator('[data-found="true"]')).toContainText(/rtl\/counter4\.v:\d+: ERROR/);
 
@@ -288,14 +272,14 @@ test('a new design uploaded through the modal: one commit, one trial of it, Fail
       `[data-testid="${testIds.trialsBarChart}"][data-metric="area"] .recharts-label-list text`,
     ),
   ).toHaveCount(3);
-  await noSeriousAxeViolations(page, 'compare');
+  await expectNoSeriousAxeViolations(page, 'compare');
 
   // The case's page: its own trials, its result files.
   await page.goto(`${server.url}/case/counter4`);
   await expect(page.getByTestId('eda-case-trial')).toHaveCount(3);
   await expect(page.getByTestId('eda-case-result').first()).toBeVisible();
   await expect(page.getByText('fifo-16')).toHaveCount(0);
-  await noSeriousAxeViolations(page, 'a case');
+  await expectNoSeriousAxeViolations(page, 'a case');
 });
 
 test('the setup screen lists the EDA tools this server can run', async ({ page }) => {
@@ -311,5 +295,5 @@ test('the setup screen lists the EDA tools this server can run', async ({ page }
   await expect(row('Icarus Verilog')).toContainText(/installed Icarus Verilog/);
   await expect(row('Verilator')).toContainText(/installed Verilator/);
   await expect(row('OpenSTA')).toContainText(/installed OpenSTA/);
-  await noSeriousAxeViolations(page, 'setup');
+  await expectNoSeriousAxeViolations(page, 'setup');
 });
